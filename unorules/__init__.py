@@ -1,0 +1,1 @@
+"""unorules: UNO rulebooks as data, and a generic interpreter that runs them."""

@@ -1,0 +1,412 @@
+"""Stage 3: semantic checks of a merged rulebook, the ones a schema cannot make.
+
+Unknown and duplicate names (cards, colours, sides, events, options), expression types, names used
+where they are not bound, actions used where they mean nothing, deck sanity (colours, sides, enough
+cards to deal), triggers that re-trigger themselves without bound, conflicting rule modules.
+"""
+from __future__ import annotations
+
+from .errors import Diagnostic, did_you_mean
+from .vocab import (ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, EMITS, GLOBAL_NAMES, METHODS,
+                    SCOPED_NAMES, TRIGGER_EVENTS)
+
+DEFAULT_PLAYERS = (2, 10)
+DEFAULT_HAND = 7
+
+
+def sides_of(ir: dict) -> list[dict]:
+    """The rulebook's sides; a plain `colors` list is the one side `light`."""
+    if ir.get("sides"):
+        return ir["sides"]
+    return [{"name": "light", "colors": list(ir.get("colors", []))}]
+
+
+def literal_value(expr):
+    """The value of a constant expression, or None."""
+    if not isinstance(expr, dict):
+        return None
+    if expr.get("kind") in ("number", "bool", "string"):
+        return expr["value"]
+    if expr.get("kind") == "neg":
+        v = literal_value(expr["of"])
+        return -v if isinstance(v, (int, float)) else None
+    return None
+
+
+class Checker:
+    def __init__(self, rulebook):
+        self.rb = rulebook
+        self.ir = rulebook.ir
+        self.out: list[Diagnostic] = []
+        self.colors: set[str] = set()
+        self.cards: dict[str, dict] = {}
+        self.options: dict[str, str] = {}
+
+    def error(self, code, message, node, key=None, label="", help=None):
+        file, span = self.rb.where(node, key)
+        if span is None and key is not None:
+            file, span = self.rb.where(node)
+        self.out.append(Diagnostic(code, message, file, span, label, help))
+
+    # -----------------------------------------------------------------------------------------
+    def run(self) -> list[Diagnostic]:
+        ir = self.ir
+        if ir.get("colors") and ir.get("sides"):
+            self.error("U0401", "give either `colors` or `side ... colors`, not both", ir, "colors",
+                       help="with two sides, list each side's colors in its `side` line")
+        for side in sides_of(ir):
+            for i, c in enumerate(side["colors"]):
+                if c in self.colors:
+                    self.error("U0202", f"color `{c}` is declared twice", side["colors"], i, "again here")
+                self.colors.add(c)
+        side_names = [s["name"] for s in sides_of(ir)]
+        if len(set(side_names)) != len(side_names):
+            self.error("U0202", "two sides have the same name", ir, "sides")
+        for opt in ir.get("options", []):
+            self.options[opt["name"]] = {"number": "number", "bool": "bool", "string": "text"}[opt["value"]["kind"]]
+        for card in ir.get("cards", []):
+            self.cards[card["names"][0]] = card
+            name = card["names"][0]
+            if name in self.colors:
+                self.error("U0202", f"`{name}` is both a color and a card kind", card["names"], 0,
+                           help="rename the card kind")
+            if card.get("side") and card["side"] not in side_names:
+                self.error("U0201", f"unknown side `{card['side']}`", card, "side", "not a side",
+                           did_you_mean(card["side"], side_names))
+        if ir["kind"] == "rulebook":
+            if not self.colors:
+                self.error("U0401", "the rulebook has no colors", ir, None,
+                           help="add a line such as `colors red yellow green blue`")
+            self.check_deck(side_names)
+        for card in ir.get("cards", []):
+            self.check_card(card)
+        for r in ir.get("reactions", []):
+            self.check_reaction(r)
+        for t in ir.get("triggers", []):
+            self.check_trigger(t)
+        for d in ir.get("declarations", []):
+            self.actions(d["actions"], self.scope(), "declaration")
+        for block, key in (("setup", "hand"), ("scoring", "target"), ("scoring", "eliminate_above"), ("scoring", "rounds")):
+            e = ir.get(block, {}).get(key)
+            if e is not None:
+                self.expect(e, "number", self.scope())
+        cut = ir.get("setup", {}).get("cut")
+        if cut:
+            self.expect(cut["chance"], "number", self.scope())
+            self.actions(cut["actions"], self.scope(), "cut")
+        if "when" in ir.get("jump_in", {}):
+            self.expect(ir["jump_in"]["when"], "bool", self.scope(card=True))
+        self.check_conflicts()
+        return self.out
+
+    # -----------------------------------------------------------------------------------------
+    def check_deck(self, side_names):
+        ir = self.ir
+        total = 0
+        for deck in ir.get("deck", []):
+            if deck.get("side") and deck["side"] not in side_names:
+                self.error("U0201", f"unknown side `{deck['side']}`", deck, "side", "not a side",
+                           did_you_mean(deck["side"], side_names))
+            ncolors = len(next((s["colors"] for s in sides_of(ir) if s["name"] == deck.get("side")),
+                               sides_of(ir)[0]["colors"]))
+            for entry in deck["entries"]:
+                copies = entry["copies"] if entry["kind"] == "per_color" else [entry]
+                for cp in copies:
+                    for i, face in enumerate(cp["faces"]):
+                        card = self.cards.get(face)
+                        if card is None:
+                            self.error("U0204", f"unknown card kind `{face}` in the deck", cp["faces"], i,
+                                       "not a card kind", did_you_mean(face, self.cards)
+                                       or "declare it with `card " + face + " { ... }`")
+                            continue
+                        wild = card.get("category") == "wild"
+                        if entry["kind"] == "per_color" and wild:
+                            self.error("U0502", f"`{face}` is wild: it has no color", cp["faces"], i,
+                                       "wild card under `per color`", f"write `{cp['count']} × {face}` on its own line")
+                        if entry["kind"] == "copies" and not wild:
+                            self.error("U0502", f"`{face}` needs a color", cp["faces"], i, "colored card",
+                                       f"put it under `per color:`, or make the card `wild`")
+                        total += cp["count"] * (ncolors if entry["kind"] == "per_color" else 1)
+        if len(sides_of(ir)) > 1:
+            total //= len(sides_of(ir))        # double-faced: each card has one face per side
+        lo = ir.get("players", {}).get("min", DEFAULT_PLAYERS[0])
+        hand = literal_value(ir.get("setup", {}).get("hand")) if ir.get("setup", {}).get("hand") else DEFAULT_HAND
+        if isinstance(hand, (int, float)) and total < lo * hand + 1:
+            self.error("U0501", f"the deck has {total} cards: too few to deal {hand} to {lo} players and turn one up",
+                       ir.get("deck", [ir])[0] if ir.get("deck") else ir, None, "",
+                       f"it needs at least {lo * hand + 1} cards")
+
+    # -----------------------------------------------------------------------------------------
+    def scope(self, **extra):
+        names = dict(GLOBAL_NAMES)
+        for k, v in extra.items():
+            if v:
+                names[k] = SCOPED_NAMES[k]
+        return names
+
+    def check_card(self, card):
+        seen = set()
+        for effect in card.get("effects", []):
+            if effect["event"] not in CARD_EVENTS:
+                self.error("U0205", f"a card has no event `{effect['event']}`", effect, "event",
+                           "unknown event", did_you_mean(effect["event"], CARD_EVENTS)
+                           or "cards react to `play` and `turn_up`; other events take a top-level `on` rule")
+            if effect["event"] in seen:
+                self.error("U0202", f"`on {effect['event']}` is given twice", effect, "event")
+            seen.add(effect["event"])
+            self.actions(effect["actions"], self.scope(card=True), effect["event"])
+        for key in ("points",):
+            if key in card:
+                self.expect(card[key], "number", self.scope(card=True))
+        for key in ("playable_when", "legal_when"):
+            if key in card:
+                self.expect(card[key], "bool", self.scope(card=True))
+        if "challenge" in card:
+            if not any(a["kind"] == "attack" for e in card.get("effects", []) for a in _walk(e["actions"])):
+                self.error("U0403", "a challenge needs an attack to challenge", card, "challenge",
+                           help="the card's `on play` must make an `attack`")
+            self.actions(card["challenge"], self.scope(card=True, target=True, attacker=True, penalty=True,
+                                                       legal=True, challenger=True), "challenge")
+
+    def check_reaction(self, r):
+        for key in ("to", "with"):
+            for i, name in enumerate(r[key]):
+                if name not in self.cards:
+                    self.error("U0204", f"unknown card kind `{name}`", r[key], i, "not a card kind",
+                               did_you_mean(name, self.cards))
+        scope = self.scope(card=True, target=True, attacker=True, penalty=True)
+        if "if" in r:
+            self.expect(r["if"], "bool", scope)
+        self.actions(r["actions"], scope, "reaction")
+
+    def check_trigger(self, t):
+        ev = t["event"]
+        if ev not in TRIGGER_EVENTS:
+            self.error("U0205", f"unknown event `{ev}`", t, "event", "not an event",
+                       did_you_mean(ev, TRIGGER_EVENTS) or "events: " + ", ".join(sorted(TRIGGER_EVENTS)))
+        has_card = ev in ("play", "draw")
+        if "of" in t:
+            pat = t["of"]
+            if pat["face"] not in self.cards:
+                self.error("U0204", f"unknown card kind `{pat['face']}`", pat, "face", "not a card kind",
+                           did_you_mean(pat["face"], self.cards))
+            if "color" in pat and pat["color"] not in self.colors:
+                self.error("U0203", f"unknown color `{pat['color']}`", pat, "color", "not a color",
+                           did_you_mean(pat["color"], self.colors))
+            if not has_card:
+                self.error("U0403", f"`on {ev}` has no card to match with `of`", pat)
+        scope = self.scope(card=has_card)
+        if "if" in t:
+            self.expect(t["if"], "bool", scope)
+        self.actions(t["actions"], scope, "trigger")
+        if "if" not in t:
+            emitted = {EMITS[a["kind"]] for a in _walk(t["actions"]) if a["kind"] in EMITS}
+            if ev in emitted:
+                self.error("U0701", f"this `on {ev}` rule makes a `{ev}` itself, so it triggers itself forever",
+                           t, "event", "re-triggers itself", "add an `if` condition that becomes false")
+
+    def check_conflicts(self):
+        seen = {}
+        for r in self.ir.get("reactions", []):
+            for a in r["to"]:
+                for w in r["with"]:
+                    if (a, w) in seen and "if" not in r and "if" not in seen[(a, w)]:
+                        self.error("U0702", f"two reactions answer `{a}` with `{w}`", r, None,
+                                   "second reaction", "two included modules say different things: "
+                                   "include only one, or give one an `if` condition")
+                    seen.setdefault((a, w), r)
+
+    # -----------------------------------------------------------------------------------------
+    def actions(self, actions, scope, context):
+        scope = dict(scope)
+        for a in actions:
+            self.action(a, scope, context)
+
+    def action(self, a, scope, context):
+        k = a["kind"]
+        if "subject" in a:
+            subj = a["subject"]
+            if subj["kind"] not in ("each_other", "each_player"):
+                self.expect(subj, "player", scope)
+        if k in ATTACK_ACTIONS and context not in ("reaction", "challenge"):
+            self.error("U0403", f"`{k.replace('_', ' ')}` only means something in a reaction or a challenge",
+                       a, None, "no attack is pending here", "use it inside `react to ...` or `challenge:`")
+        if k == "redraw" and context != "turn_up":
+            self.error("U0403", "`redraw` only means something in `on turn_up`", a)
+        for key, typ in (("count", "number"), ("amount", "number"), ("penalty", "number"),
+                         ("color", "color"), ("with", "player"), ("to", "player"), ("target", "player")):
+            if key in a and isinstance(a[key], dict):
+                self.expect(a[key], typ, scope)
+        if k == "choose_player":
+            if "where" in a:
+                self.expect(a["where"], "bool", {**scope, "candidate": "player"})
+            scope["chosen"] = "player"
+        elif k == "reveal":
+            scope["revealed"] = "card"
+        elif k == "attack":
+            inner = {**scope, "target": "player", "attacker": "player", "penalty": "number"}
+            self.actions(a["actions"], inner, "attack")
+        elif k == "if":
+            for br in a["branches"]:
+                self.expect(br["when"], "bool", scope)
+                self.actions(br["then"], scope, context)
+            if a.get("otherwise"):
+                self.actions(a["otherwise"], scope, context)
+        elif k == "chance":
+            names = set()
+            for o in a["outcomes"]:
+                if o["name"] in names:
+                    self.error("U0202", f"outcome `{o['name']}` is given twice", o, "name")
+                names.add(o["name"])
+                if "weight" in o:
+                    self.expect(o["weight"], "number", scope)
+                self.actions(o["actions"], scope, context)
+        elif k == "perform":
+            if "chance" in a:
+                self.expect(a["chance"], "number", scope)
+            self.actions(a["actions"], scope, context)
+            if a.get("otherwise"):
+                self.actions(a["otherwise"], scope, context)
+
+    # -----------------------------------------------------------------------------------------
+    def expect(self, expr, want, scope):
+        if expr.get("kind") == "name" and want in ("color", "kind"):
+            n = expr["name"]
+            pool = self.colors if want == "color" else self.cards
+            if n not in scope and n not in self.colors and n not in self.cards and n not in self.options \
+                    and n not in SCOPED_NAMES:
+                code, what = ("U0203", "color") if want == "color" else ("U0204", "card kind")
+                self.error(code, f"unknown {what} `{n}`", expr, None, f"not a {what}",
+                           did_you_mean(n, pool) or f"the {what}s are: " + ", ".join(f"`{c}`" for c in sorted(pool)))
+                return
+        got = self.type_of(expr, scope)
+        if got is None or got == want:
+            return
+        if want == "number" and got == "number":
+            return
+        self.error("U0301", f"expected {_a(want)} here, but this is {_a(got)}", expr, None, f"this is {_a(got)}",
+                   _type_help(want, got))
+
+    def type_of(self, e, scope):
+        k = e["kind"]
+        if k == "number":
+            return "number"
+        if k == "bool":
+            return "bool"
+        if k == "string":
+            return "text"
+        if k in ("each_other", "each_player"):
+            return "players"
+        if k == "name":
+            n = e["name"]
+            if n in scope:
+                return scope[n]
+            if n in self.colors:
+                return "color"
+            if n in self.cards:
+                return "kind"
+            if n in self.options:
+                return self.options[n]
+            if n in SCOPED_NAMES:
+                self.error("U0207", f"`{n}` has no value here", e, None, "not bound here", _where_bound(n))
+                return None
+            known = list(scope) + sorted(self.colors) + list(self.cards) + list(self.options)
+            self.error("U0201", f"unknown name `{n}`", e, None, "not a known name", did_you_mean(n, known))
+            return None
+        if k == "attr":
+            of = self.type_of(e["of"], scope)
+            if of is None:
+                return None
+            t = ATTRIBUTES.get((of, e["name"]))
+            if t is None:
+                names = [a for (r, a) in ATTRIBUTES if r == of] + [m for (r, m) in METHODS if r == of]
+                self.error("U0302", f"{_a(of)} has no attribute `{e['name']}`", e, "name", "unknown attribute",
+                           did_you_mean(e["name"], names) or ("it has: " + ", ".join(f"`{n}`" for n in names) if names else None))
+            return t
+        if k == "call":
+            of = self.type_of(e["of"], scope)
+            if of is None:
+                return None
+            m = METHODS.get((of, e["name"]))
+            if m is None:
+                names = [m for (r, m) in METHODS if r == of]
+                self.error("U0302", f"{_a(of)} has no method `{e['name']}`", e, "name", "unknown method",
+                           did_you_mean(e["name"], names) or ("it has: " + ", ".join(f"`{n}`" for n in names) if names else None))
+                return None
+            arg_type, binds, result = m
+            if "arg" not in e:
+                self.error("U0301", f"`{e['name']}(...)` needs an argument", e, "name")
+            else:
+                self.expect(e["arg"], arg_type, {**scope, **binds})
+            return result
+        if k == "not":
+            self.expect(e["of"], "bool", scope)
+            return "bool"
+        if k == "neg":
+            self.expect(e["of"], "number", scope)
+            return "number"
+        if k == "binary":
+            op = e["op"]
+            if op in ("and", "or"):
+                self.expect(e["left"], "bool", scope)
+                self.expect(e["right"], "bool", scope)
+                return "bool"
+            if op in ("==", "!="):
+                lt = self.type_of(e["left"], scope)
+                rt = self.type_of(e["right"], scope)
+                if lt and rt and lt != rt:
+                    self.error("U0301", f"cannot compare {_a(lt)} with {_a(rt)}", e, None, "never equal",
+                               _type_help(lt, rt))
+                return "bool"
+            self.expect(e["left"], "number", scope)
+            self.expect(e["right"], "number", scope)
+            return "bool" if op in ("<", "<=", ">", ">=") else "number"
+        return None
+
+
+def _walk(actions):
+    for a in actions:
+        yield a
+        for key in ("actions", "then", "otherwise"):
+            if isinstance(a.get(key), list):
+                yield from _walk(a[key])
+        for br in a.get("branches", []):
+            yield from _walk(br["then"])
+        for o in a.get("outcomes", []):
+            yield from _walk(o["actions"])
+
+
+def _a(t):
+    return {"number": "a number", "bool": "a condition (true or false)", "text": "text",
+            "player": "a player", "players": "a group of players", "color": "a color",
+            "kind": "a card kind", "card": "a card", "hand": "a hand"}.get(t, t)
+
+
+def _type_help(want, got):
+    if want == "color" and got == "card":
+        return "write `.color` to take the card's color"
+    if want == "kind" and got == "card":
+        return "write `.kind` to take the card's kind"
+    if want == "number" and got == "hand":
+        return "write `.size` for the number of cards"
+    if want == "bool" and got == "number":
+        return "compare it: `... > 0`"
+    return None
+
+
+def _where_bound(name):
+    return {
+        "card": "`card` is the card in question: in a card's rules, a `react` rule, an `on play`/`on draw` rule, or inside `hand.any(...)`/`hand.count(...)`",
+        "target": "`target` exists inside an `attack`, a `challenge:` or a `react` rule",
+        "attacker": "`attacker` exists inside an `attack`, a `challenge:` or a `react` rule",
+        "penalty": "`penalty` exists inside an `attack`, a `challenge:` or a `react` rule",
+        "legal": "`legal` exists inside `challenge:`",
+        "challenger": "`challenger` exists inside `challenge:`",
+        "chosen": "`chosen` exists after `choose player` in the same rule",
+        "revealed": "`revealed` exists after `reveal` in the same rule",
+        "candidate": "`candidate` exists inside `choose player where ...`",
+    }.get(name)
+
+
+def check(rulebook) -> list[Diagnostic]:
+    return Checker(rulebook).run()

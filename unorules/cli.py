@@ -1,0 +1,203 @@
+"""The command line (click). The only module that prints or exits.
+
+Exit codes: 0 ok, 1 a rulebook, scenario or rule failed, 2 usage error.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import CODES, RulebookError, UnorulesError
+
+PATH_OPTION = click.option("--path", "search", multiple=True, type=click.Path(file_okay=False),
+                           help="Another folder to look in for `extends`/`include` names (repeatable).")
+
+
+def _fail_render(err: RulebookError, fmt: str = "text"):
+    if fmt == "json":
+        click.echo(json.dumps({"ok": False, "diagnostics": [d.as_dict() for d in err.diagnostics]}, indent=2))
+    else:
+        click.echo(err.render(), err=True)
+        n = len(err.diagnostics)
+        click.echo(f"\n{n} error{'s' if n != 1 else ''}", err=True)
+    sys.exit(1)
+
+
+def _rulebook_files(args, search):
+    """Expand arguments (files, folders, shipped names) into (label, Path) pairs."""
+    from .loader import SUFFIXES, resolve_argument
+    out = []
+    for arg in args:
+        p = Path(arg)
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
+            if not found:
+                raise click.UsageError(f"no rulebook files (.uno, .yaml, .yml, .json) in folder `{arg}`")
+            out += [(str(f), f) for f in found]
+        else:
+            out.append((arg, resolve_argument(arg, tuple(Path(s) for s in search))))
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="unorules")
+def cli():
+    """unorules: UNO rulebooks as data. Validate, format, export, simulate and test rules."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output for people or tools.")
+@click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
+@click.option("--with", "with_", multiple=True, type=click.Path(dir_okay=False), help="Lay a custom rule file on top.")
+@PATH_OPTION
+def validate(paths, fmt, include, with_, search):
+    """Check rulebooks (files, folders or shipped names): syntax, schema, names, types, deck."""
+    from .loader import load
+    results, failed = [], []
+    try:
+        files = _rulebook_files(paths, search)
+    except RulebookError as e:
+        _fail_render(e, fmt)
+    for label, path in files:
+        try:
+            rb = load(path, include=tuple(include), with_=tuple(with_), search=tuple(search))
+            results.append({"file": label, "ok": True, "name": rb.name})
+        except RulebookError as e:
+            failed.append(e)
+            results.append({"file": label, "ok": False, "diagnostics": [d.as_dict() for d in e.diagnostics]})
+    if fmt == "json":
+        click.echo(json.dumps({"ok": not failed, "results": results}, indent=2))
+    else:
+        for r, label in zip(results, [f[0] for f in files]):
+            if r["ok"]:
+                click.echo(f"ok    {label}")
+        for e in failed:
+            click.echo(e.render(), err=True)
+            click.echo("", err=True)
+        n = sum(len(e.diagnostics) for e in failed)
+        if failed:
+            click.echo(f"{len(failed)} of {len(files)} invalid, {n} error{'s' if n != 1 else ''}", err=True)
+    sys.exit(1 if failed else 0)
+
+
+@cli.command()
+def schema():
+    """Print the JSON Schema of the rulebook IR (for editors and YAML rulebooks)."""
+    from .resources import schema_file
+    click.echo(schema_file().read_text("utf-8"))
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--check", is_flag=True, help="Exit 1 if a file is not already formatted; change nothing.")
+@click.option("--write", is_flag=True, help="Rewrite the files in place instead of printing.")
+def fmt(files, check, write):
+    """Print rulebooks in canonical .uno text (or check or rewrite them)."""
+    from .formatter import format_rulebook
+    from .loader import parse_file, resolve_argument
+    from .parser import comments_of
+    unformatted = []
+    for arg in files:
+        path = resolve_argument(arg)
+        try:
+            parsed = parse_file(path, arg)
+        except RulebookError as e:
+            _fail_render(e)
+        _require_schema(parsed)
+        comments = comments_of(parsed.text) if path.suffix == ".uno" else ()
+        text = format_rulebook(parsed.ir, parsed.spans, comments)
+        if check:
+            if text != parsed.text:
+                unformatted.append(arg)
+                click.echo(f"would reformat {arg}", err=True)
+        elif write:
+            if text != parsed.text:
+                path.write_text(text, encoding="utf-8")
+                click.echo(f"reformatted {arg}", err=True)
+        else:
+            click.echo(text, nl=False)
+    sys.exit(1 if unformatted else 0)
+
+
+def _require_schema(parsed):
+    from .schema import schema_diagnostics
+    problems = schema_diagnostics(parsed.ir, parsed.spans, parsed.file)
+    if problems:
+        _fail_render(RulebookError(problems, {parsed.file: parsed.text}))
+
+
+@cli.command()
+@click.argument("file")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml")
+@click.option("--resolved", is_flag=True, help="Export the merged rulebook (extends and includes applied).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@PATH_OPTION
+def export(file, fmt, resolved, output, search):
+    """Write a rulebook's IR as YAML or JSON (the same data the .uno text denotes)."""
+    import yaml
+    from .loader import load, parse_file, resolve_argument
+    path = resolve_argument(file, tuple(Path(s) for s in search))
+    try:
+        if resolved:
+            ir = load(path, search=tuple(search)).ir
+        else:
+            parsed = parse_file(path, file)
+            _require_schema(parsed)
+            ir = parsed.ir
+    except RulebookError as e:
+        _fail_render(e)
+    if fmt == "json":
+        text = json.dumps(ir, indent=2) + "\n"
+    else:
+        text = yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, width=100)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command()
+@click.argument("code", required=False)
+def errors(code):
+    """List the error codes, or explain one (e.g. `unorules errors U0203`)."""
+    if code is None:
+        for c, text in CODES.items():
+            click.echo(f"{c}  {text}")
+        return
+    code = code.upper()
+    if code not in CODES:
+        raise click.UsageError(f"no error code {code}; `unorules errors` lists them")
+    from .resources import docs_file
+    click.echo(f"{code}: {CODES[code]}")
+    doc = docs_file()
+    if doc and doc.is_file():
+        text = doc.read_text("utf-8")
+        marker = f"### {code}"
+        if marker in text:
+            section = text.split(marker, 1)[1].split("\n### ", 1)[0]
+            click.echo(section.split("\n", 1)[1].rstrip() if "\n" in section else "")
+
+
+def main():
+    try:
+        cli(standalone_mode=True)
+    except RulebookError as e:            # from a command that did not render it itself
+        click.echo(e.render(), err=True)
+        sys.exit(1)
+    except UnorulesError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as e:                 # a bug in unorules, not in the input
+        if os.environ.get("UNORULES_DEBUG"):
+            raise
+        click.echo(f"internal error: {type(e).__name__}: {e}\n(this is a bug in unorules; "
+                   "run with UNORULES_DEBUG=1 for the traceback and report it)", err=True)
+        sys.exit(3)

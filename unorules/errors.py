@@ -1,0 +1,160 @@
+"""Diagnostics: every error a rulebook, a scenario or the engine reports to a person.
+
+A `Diagnostic` names a stable code, a source span and a message; `render` prints it the way a
+compiler does (file:line:col, the source line, a caret under the span, a help line). Library code
+raises `RulebookError` (a list of diagnostics); only the CLI prints.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+# Stable error codes. The long explanations live in docs/language.md ("Error codes") and are
+# printed by `unorules errors CODE`.
+CODES = {
+    "U0001": "the file cannot be read",
+    "U0002": "the file is not valid UTF-8 text",
+    "U0003": "the file is too large, too deeply nested or has too long a line",
+    "U0004": "the file's format is unknown (not .uno, .yaml, .yml or .json)",
+    "U0101": "syntax error: unexpected text",
+    "U0102": "syntax error: the file ends too early",
+    "U0103": "YAML or JSON syntax error",
+    "U0104": "unsafe or unsupported YAML (tags, aliases)",
+    "U0201": "unknown name",
+    "U0202": "duplicate name",
+    "U0203": "unknown color",
+    "U0204": "unknown card kind",
+    "U0205": "unknown event",
+    "U0206": "unknown rulebook or module",
+    "U0207": "a name used where it is not bound",
+    "U0301": "wrong type in an expression",
+    "U0302": "unknown attribute or method",
+    "U0401": "the rulebook's structure is invalid (schema)",
+    "U0402": "a setting given twice",
+    "U0403": "an action used where it has no meaning",
+    "U0501": "the deck cannot deal the minimum number of players",
+    "U0502": "a deck entry names a card kind with no colour, or one that needs a colour",
+    "U0503": "invalid range",
+    "U0601": "extends or include forms a cycle",
+    "U0602": "a file tries to extend a module, or include a rulebook",
+    "U0701": "a trigger can re-trigger itself without bound",
+    "U0702": "two rule modules conflict",
+    "U0801": "invalid scenario file",
+    "U0802": "a card in a scenario does not exist in the deck, or is placed too often",
+    "U0901": "runtime rule error",
+}
+
+
+@dataclass(frozen=True)
+class Span:
+    line: int          # 1-based
+    column: int        # 1-based
+    end_line: int
+    end_column: int    # exclusive
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    message: str
+    file: str | None = None
+    span: Span | None = None
+    label: str = ""
+    help: str | None = None
+    severity: str = "error"
+    notes: list[str] = field(default_factory=list)
+
+    def location(self) -> str:
+        where = self.file or "<input>"
+        if self.span:
+            where += f":{self.span.line}:{self.span.column}"
+        return where
+
+    def sort_key(self):
+        s = self.span
+        return (self.file or "", s.line if s else 0, s.column if s else 0, self.code)
+
+    def render(self, text: str | None = None) -> str:
+        head = f"{self.location()}: {self.severity}[{self.code}]: {self.message}"
+        lines = [head]
+        if self.span and text is not None:
+            src_lines = text.splitlines()
+            if 0 < self.span.line <= len(src_lines):
+                src = src_lines[self.span.line - 1]
+                if len(src) > 200:                       # never print a megabyte line
+                    start = max(0, self.span.column - 80)
+                    src = src[start:start + 160]
+                    col = self.span.column - start
+                else:
+                    col = self.span.column
+                num = str(self.span.line)
+                pad = " " * len(num)
+                width = 1
+                if self.span.end_line == self.span.line:
+                    width = max(1, self.span.end_column - self.span.column)
+                width = min(width, max(1, len(src) - col + 1))
+                lines.append(f"{pad} |")
+                lines.append(f"{num} | {src}")
+                caret = " " * (col - 1) + "^" * width
+                lines.append(f"{pad} | {caret}" + (f" {self.label}" if self.label else ""))
+        for note in self.notes:
+            lines.append(f"   = note: {note}")
+        if self.help:
+            lines.append(f"   = help: {self.help}")
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        d = {"code": self.code, "severity": self.severity, "message": self.message,
+             "file": self.file}
+        if self.span:
+            d.update(line=self.span.line, column=self.span.column,
+                     end_line=self.span.end_line, end_column=self.span.end_column)
+        if self.label:
+            d["label"] = self.label
+        if self.help:
+            d["help"] = self.help
+        if self.notes:
+            d["notes"] = list(self.notes)
+        return d
+
+
+class UnorulesError(Exception):
+    """Base of every error the library raises for bad input."""
+
+
+class RulebookError(UnorulesError):
+    """One or more diagnostics about input files. `texts` maps file names to their text."""
+
+    def __init__(self, diagnostics: list[Diagnostic], texts: dict[str, str] | None = None):
+        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        self.texts = dict(texts or {})
+        first = self.diagnostics[0] if self.diagnostics else None
+        super().__init__(f"{first.location()}: {first.message}" if first else "invalid input")
+
+    def render(self) -> str:
+        return "\n\n".join(d.render(self.texts.get(d.file)) for d in self.diagnostics)
+
+    def __reduce__(self):                 # survives a process pool
+        return (RulebookError, (self.diagnostics, self.texts))
+
+
+class RuleRuntimeError(UnorulesError):
+    """A rule asked the engine for an impossible thing while a game ran."""
+
+    def __init__(self, message: str, where: str | None = None):
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)
+
+    def __reduce__(self):
+        return (RuleRuntimeError, (self.args[0].split(": ", 1)[-1] if self.where else self.args[0], self.where))
+
+
+class IllegalAction(UnorulesError):
+    """An action that is not legal in the current state (scripted play, the Python API)."""
+
+
+def did_you_mean(name: str, candidates, what: str = "") -> str | None:
+    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
+    if close:
+        return f"did you mean `{close[0]}`?"
+    return None

@@ -1,0 +1,480 @@
+"""Stage 0 and the glue of the front end: read a rulebook file (.uno, .yaml, .yml, .json) safely,
+resolve `extends` and `include`, merge them into one IR, validate (schema, checker).
+
+Files are untrusted: size, line length, nesting and YAML features are bounded; YAML is read with
+the safe loader and refuses tags and aliases; names resolve only to the including file's folder,
+folders given with `search`, and the shipped rulebooks.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .errors import Diagnostic, RulebookError, Span, did_you_mean
+from .parser import MAX_NESTING, Spans, parse_uno
+from .resources import rulebooks_dir
+
+MAX_BYTES = 1_000_000
+MAX_LINE = 20_000
+SUFFIXES = (".uno", ".yaml", ".yml", ".json")
+
+
+@dataclass
+class Parsed:
+    """One file's own IR."""
+    file: str
+    text: str
+    ir: dict
+    spans: Spans
+    problems: list[Diagnostic]
+    path: Path | None = None
+
+
+@dataclass
+class Rulebook:
+    """A loaded, merged and validated rulebook: the IR the compiler reads, and where it came from."""
+    name: str
+    ir: dict
+    files: dict[str, str]                     # file -> text, for diagnostics
+    spans: Spans
+    origins: dict[int, str] = field(default_factory=dict)   # id(node) -> file
+    parts: list[str] = field(default_factory=list)          # files merged, base first
+
+    def where(self, node, key=None) -> tuple[str | None, Span | None]:
+        return self.origins.get(id(node)), self.spans.at(node, key)
+
+
+# ---------------------------------------------------------------------------------------------
+# reading
+
+def read_text(path: Path, file: str) -> str:
+    try:
+        if path.is_dir():
+            raise RulebookError([Diagnostic("U0001", f"`{file}` is a folder, not a file", file,
+                                            help="name a rulebook file, or a shipped rulebook by name")])
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise RulebookError([Diagnostic("U0003", f"the file is {size:,} bytes; the limit is {MAX_BYTES:,}",
+                                            file, help="a rulebook is a small text file")])
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise RulebookError([Diagnostic("U0001", f"no such file: `{file}`", file,
+                                        help=_shipped_hint(Path(file).stem))]) from None
+    except OSError as e:
+        raise RulebookError([Diagnostic("U0001", f"cannot read `{file}`: {e.strerror or e}", file)]) from None
+    return decode(data, file)
+
+
+def decode(data: bytes, file: str) -> str:
+    if b"\0" in data:
+        raise RulebookError([Diagnostic("U0002", "the file is binary, not text", file,
+                                        help="a rulebook is UTF-8 text")])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise RulebookError([Diagnostic("U0002", "the file is not valid UTF-8", file,
+                                        Span(line, col, line, col + 1), "this byte",
+                                        "save the file as UTF-8")]) from None
+    text = text.removeprefix("\ufeff")
+    for i, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE:
+            raise RulebookError([Diagnostic("U0003", f"line {i} is {len(line):,} characters long; the limit is {MAX_LINE:,}",
+                                            file, Span(i, 1, i, 2), help="break the line")])
+    return text
+
+
+def parse_text(text: str, file: str) -> Parsed:
+    suffix = Path(file).suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        ir, spans = parse_yaml(text, file)
+        return Parsed(file, text, ir, spans, [])
+    if suffix == ".json":
+        ir, spans = parse_json(text, file)
+        return Parsed(file, text, ir, spans, [])
+    if suffix in (".uno", "") or file == "<input>":
+        ir, spans, problems = parse_uno(text, file)
+        return Parsed(file, text, ir, spans, problems)
+    raise RulebookError([Diagnostic("U0004", f"unknown file type `{suffix}`", file,
+                                    help="rulebooks end in .uno, .yaml, .yml or .json")])
+
+
+def parse_file(path: Path, file: str | None = None) -> Parsed:
+    file = file or str(path)
+    if path.suffix.lower() not in SUFFIXES:
+        raise RulebookError([Diagnostic("U0004", f"unknown file type `{path.suffix or '(none)'}`", file,
+                                        help="rulebooks end in .uno, .yaml, .yml or .json")])
+    parsed = parse_text(read_text(path, file), file)
+    parsed.path = path
+    return parsed
+
+
+# ---------------------------------------------------------------------------------------------
+# YAML and JSON: the IR written by hand. Built from the composed node graph so every value has
+# a position; tags and aliases are refused before anything is constructed.
+
+_PLAIN_TAGS = {"tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "map", "seq")}
+
+
+def parse_yaml(text: str, file: str) -> tuple[object, Spans]:
+    spans = Spans()
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                m = event.start_mark
+                raise RulebookError([Diagnostic("U0104", "YAML anchors and aliases are not allowed", file,
+                                                Span(m.line + 1, m.column + 1, m.line + 1, m.column + 2),
+                                                "here", "write the value out in full")], {file: text})
+            tag = getattr(event, "tag", None)
+            if tag and tag not in _PLAIN_TAGS and tag != "!":
+                m = event.start_mark
+                raise RulebookError([Diagnostic("U0104", f"YAML tag `{tag}` is not allowed", file,
+                                                Span(m.line + 1, m.column + 1, m.line + 1, m.column + 1 + len(tag)),
+                                                "here", "rulebooks are plain data: remove the tag")], {file: text})
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                raise RulebookError([Diagnostic("U0103", "the file is empty", file,
+                                                help="a rulebook needs at least `kind` and `name`")], {file: text})
+            data = _build(node, loader, spans, 0, file, text)
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as e:
+        m = e.problem_mark or e.context_mark
+        span = Span(m.line + 1, m.column + 1, m.line + 1, m.column + 2) if m else None
+        raise RulebookError([Diagnostic("U0103", f"YAML syntax error: {e.problem or e.context}", file, span,
+                                        help="check the indentation and the `:` after each key")],
+                            {file: text}) from None
+    except yaml.YAMLError as e:
+        raise RulebookError([Diagnostic("U0103", f"YAML error: {e}", file)], {file: text}) from None
+    except RecursionError:
+        raise RulebookError([Diagnostic("U0003", "the file is nested too deeply to read", file)], {file: text}) from None
+    return data, spans
+
+
+def _mark_span(node) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(s.line + 1, s.column + 1, e.line + 1, e.column + 1 if e.line == s.line else s.column + 2)
+
+
+def _build(node, loader, spans: Spans, depth: int, file: str, text: str):
+    if depth > MAX_NESTING:
+        raise RulebookError([Diagnostic("U0003", f"values are nested more than {MAX_NESTING} deep", file,
+                                        _mark_span(node))], {file: text})
+    if isinstance(node, yaml.MappingNode):
+        out = {}
+        spans.put(out, _mark_span(node))
+        for k, v in node.value:
+            key = _build(k, loader, spans, depth + 1, file, text)
+            if isinstance(key, int) and not isinstance(key, bool):
+                key = key           # seat numbers in scenarios are ints
+            elif not isinstance(key, str):
+                raise RulebookError([Diagnostic("U0103", "a key must be text", file, _mark_span(k))], {file: text})
+            out[key] = _build(v, loader, spans, depth + 1, file, text)
+            spans.put(out, _mark_span(k) if not isinstance(v, (yaml.MappingNode, yaml.SequenceNode)) else _mark_span(k), key)
+            if not isinstance(v, (yaml.MappingNode, yaml.SequenceNode)):
+                spans.put(out, _mark_span(v), key)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        out = []
+        spans.put(out, _mark_span(node))
+        for i, v in enumerate(node.value):
+            out.append(_build(v, loader, spans, depth + 1, file, text))
+            spans.put(out, _mark_span(v), i)
+        return out
+    return loader.construct_object(node, deep=False)
+
+
+def parse_json(text: str, file: str) -> tuple[object, Spans]:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RulebookError([Diagnostic("U0103", f"JSON syntax error: {e.msg}", file,
+                                        Span(e.lineno, e.colno, e.lineno, e.colno + 1))], {file: text}) from None
+    except RecursionError:
+        raise RulebookError([Diagnostic("U0003", "the file is nested too deeply to read", file)], {file: text}) from None
+    return parse_yaml(text, file)        # JSON is YAML: the same builder gives positions
+
+
+# ---------------------------------------------------------------------------------------------
+# names
+
+def shipped_names() -> dict[str, Path]:
+    """Shipped rulebooks and modules by bare name."""
+    root = rulebooks_dir()
+    out = {}
+    for sub in ("", "modules", "custom"):
+        folder = root / sub if sub else root
+        if folder.is_dir():
+            for p in sorted(folder.iterdir()):
+                if p.suffix == ".uno":
+                    out.setdefault(p.stem, p)
+    return out
+
+
+def _shipped_hint(name: str) -> str | None:
+    return did_you_mean(name, shipped_names())
+
+
+def find(name: str, near: Path | None = None, search: tuple[Path, ...] = ()) -> Path | None:
+    """A rulebook by bare name: the including file's folder, then `search`, then the shipped ones."""
+    folders = ([near] if near else []) + list(search)
+    for folder in folders:
+        for suffix in SUFFIXES:
+            p = folder / f"{name}{suffix}"
+            if p.is_file():
+                return p
+    return shipped_names().get(name)
+
+
+def resolve_argument(arg: str, search: tuple[Path, ...] = ()) -> Path:
+    """A command-line rulebook argument: a path, or a shipped (or searched) rulebook's name."""
+    p = Path(arg)
+    if p.suffix.lower() in SUFFIXES or p.exists() or "/" in arg or "\\" in arg:
+        return p
+    found = find(arg, None, search)
+    if found is None:
+        raise RulebookError([Diagnostic("U0206", f"no rulebook named `{arg}`", None,
+                                        help=did_you_mean(arg, shipped_names()) or
+                                        "name a file, or one of: " + ", ".join(shipped_names()))])
+    return found
+
+
+def display_name(path: Path) -> str:
+    """How a file is named in messages: shipped files as rulebooks/…, others as given."""
+    try:
+        return "rulebooks/" + str(path.resolve().relative_to(rulebooks_dir().resolve()))
+    except ValueError:
+        return str(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# merging
+
+SINGLE_KEYS = ("title", "players", "colors", "pair_sides")
+SETTING_BLOCKS = ("setup", "turn", "scoring", "jump_in")
+CARD_FIELDS = ("category", "side", "points", "playable_when", "legal_when", "challenge")
+
+
+def _register(node, file: str, origins: dict[int, str]):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            origins[id(n)] = file
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            origins[id(n)] = file
+            stack.extend(n)
+
+
+class _Assembler:
+    def __init__(self, search: tuple[Path, ...]):
+        self.search = search
+        self.files: dict[str, str] = {}
+        self.spans = Spans()
+        self.origins: dict[int, str] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.parsed: dict[str, Parsed] = {}
+        self.parts: list[str] = []
+        self.keep: list = []
+
+    def parse(self, path: Path) -> Parsed:
+        key = str(path.resolve())
+        if key not in self.parsed:
+            parsed = parse_file(path, display_name(path))
+            self.files[parsed.file] = parsed.text
+            self.spans.merge(parsed.spans)
+            _register(parsed.ir, parsed.file, self.origins)
+            self.diagnostics.extend(parsed.problems)
+            self.parsed[key] = parsed
+        return self.parsed[key]
+
+    def error(self, code, msg, node, key=None, label="", help=None):
+        self.diagnostics.append(Diagnostic(code, msg, self.origins.get(id(node)), self.spans.at(node, key),
+                                           label, help))
+
+    def assemble(self, path: Path, chain: tuple[str, ...] = ()) -> dict:
+        from .schema import schema_diagnostics
+        parsed = self.parse(path)
+        own = parsed.ir
+        schema_errors = schema_diagnostics(own, parsed.spans, parsed.file)
+        if schema_errors:
+            self.diagnostics.extend(schema_errors)
+            raise _Stop()
+        key = str(path.resolve())
+        merged: dict = {"kind": own["kind"], "name": own["name"]}
+        near = path.parent
+        if "extends" in own:
+            target = self._follow(own, "extends", own["extends"], near, chain + (key,), expect="rulebook")
+            if target is not None:
+                base = self.assemble(target, chain + (key,))
+                merged = _copy_shell(base)
+                merged["kind"], merged["name"] = own["kind"], own["name"]
+                merged.pop("title", None)
+        for i, name in enumerate(own.get("include", [])):
+            target = self._follow(own.get("include"), i, name, near, chain + (key,), expect="module")
+            if target is not None:
+                module = self.assemble(target, chain + (key,))
+                _apply(merged, module, self, included=True)
+        _apply(merged, own, self)
+        self.parts.append(parsed.file)
+        return merged
+
+    def _follow(self, node, key, name, near, chain, expect):
+        target = find(name, near, self.search)
+        if target is None:
+            self.error("U0206", f"no {'rulebook' if expect == 'rulebook' else 'module'} named `{name}`",
+                       node, key, "not found",
+                       did_you_mean(name, shipped_names()) or
+                       "it is looked for beside this file, in --path folders and among the shipped rulebooks")
+            return None
+        if str(target.resolve()) in chain:
+            self.error("U0601", f"`{name}` leads back to this file", node, key, "cycle",
+                       "a rulebook cannot extend or include itself, directly or through others")
+            return None
+        parsed = self.parse(target)
+        kind = parsed.ir.get("kind") if isinstance(parsed.ir, dict) else None
+        if expect == "rulebook" and kind == "module":
+            self.error("U0602", f"`{name}` is a module: include it, do not extend it", node, key,
+                       help=f"write `include {name}`")
+            return None
+        if expect == "module" and kind == "rulebook":
+            self.error("U0602", f"`{name}` is a rulebook: extend it, do not include it", node, key,
+                       help=f"write `extends {name}`")
+            return None
+        return target
+
+
+class _Stop(Exception):
+    pass
+
+
+def _copy_shell(ir: dict) -> dict:
+    """A copy of a merged IR's containers; the leaves (expressions, actions) stay shared."""
+    out = {}
+    for k, v in ir.items():
+        if k == "cards":
+            out[k] = [dict(c, effects=list(c.get("effects", []))) for c in v]
+        elif isinstance(v, list):
+            out[k] = list(v)
+        elif isinstance(v, dict):
+            out[k] = dict(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
+    """Lay one file's items over the merged IR: add, override, remove."""
+    for k in SINGLE_KEYS:
+        if k in own and not (included and k == "title"):
+            merged[k] = own[k]
+    for side in own.get("sides", []):
+        sides = merged.setdefault("sides", [])
+        sides[:] = [s for s in sides if s["name"] != side["name"]] + [side]
+    for opt in own.get("options", []):
+        opts = merged.setdefault("options", [])
+        opts[:] = [o for o in opts if o["name"] != opt["name"]] + [opt]
+    for block in SETTING_BLOCKS:
+        if block in own:
+            merged[block] = {**merged.get(block, {}), **own[block]}
+    cards = merged.setdefault("cards", [])
+    by_name = {c["names"][0]: c for c in cards}
+    seen_here: set[str] = set()
+    for decl in own.get("cards", []):
+        for i, name in enumerate(decl["names"]):
+            if name in seen_here:
+                asm.error("U0202", f"card `{name}` is declared twice in this file", decl["names"], i,
+                          "declared again here", "merge the two declarations")
+                continue
+            seen_here.add(name)
+            card = by_name.get(name)
+            if card is None:
+                card = {"names": [name]}
+                asm.spans.put(card, asm.spans.at(decl))
+                asm.spans.put(card["names"], asm.spans.at(decl["names"], i), 0)
+                asm.origins[id(card)] = asm.origins[id(card["names"])] = asm.origins.get(id(decl))
+                asm.keep.append(card)
+                cards.append(card)
+                by_name[name] = card
+            for f in CARD_FIELDS:
+                if f in decl:
+                    card[f] = decl[f]
+            if decl.get("effects"):
+                events = {e["event"] for e in decl["effects"]}
+                card["effects"] = [e for e in card.get("effects", []) if e["event"] not in events] + list(decl["effects"])
+    for removal in own.get("remove_cards", []):
+        for i, name in enumerate(removal["names"]):
+            if name not in by_name:
+                asm.error("U0204", f"there is no card `{name}` to remove", removal["names"], i,
+                          "unknown card", did_you_mean(name, by_name))
+                continue
+            cards.remove(by_name.pop(name))
+            merged["deck"] = [_without(d, name) for d in merged.get("deck", [])]
+    if own.get("deck"):
+        merged.setdefault("deck", []).extend(own["deck"])
+    for key in ("reactions", "triggers"):
+        if own.get(key):
+            merged.setdefault(key, []).extend(own[key])
+    for decl in own.get("declarations", []):
+        decls = merged.setdefault("declarations", [])
+        decls[:] = [d for d in decls if d["name"] != decl["name"]] + [decl]
+    if "include" in own:
+        merged.setdefault("include", [])
+        merged["include"] = list(dict.fromkeys(merged["include"] + own["include"]))
+
+
+def _without(deck: dict, name: str) -> dict:
+    entries = []
+    for e in deck["entries"]:
+        if e["kind"] == "per_color":
+            copies = [c for c in e["copies"] if name not in c["faces"] or len(c["faces"]) > 1]
+            copies = [c if name not in c["faces"] else dict(c, faces=[f for f in c["faces"] if f != name])
+                      for c in copies]
+            if copies:
+                entries.append(dict(e, copies=copies))
+        elif name not in e["faces"] or len(e["faces"]) > 1:
+            entries.append(e if name not in e["faces"] else dict(e, faces=[f for f in e["faces"] if f != name]))
+    return dict(deck, entries=entries)
+
+
+# ---------------------------------------------------------------------------------------------
+
+def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str | Path, ...] = (),
+         search: tuple[str | Path, ...] = ()) -> Rulebook:
+    """Load, merge and check a rulebook. `source` is a path or a shipped name; `include` adds rule
+    modules by name; `with_` lays custom rule files (fragments) on top. Raises RulebookError."""
+    from .checker import check
+    search = tuple(Path(s) for s in search)
+    path = resolve_argument(str(source), search) if not isinstance(source, Path) else source
+    asm = _Assembler(search)
+    try:
+        merged = asm.assemble(path)
+        for name in include:
+            target = find(name, None, search)
+            if target is None:
+                raise RulebookError([Diagnostic("U0206", f"no module named `{name}`", None,
+                                                help=did_you_mean(name, shipped_names()))])
+            _apply(merged, asm.assemble(target), asm, included=True)
+        for extra in with_:
+            extra_path = Path(extra)
+            _apply(merged, asm.assemble(extra_path), asm, included=True)
+    except _Stop:
+        raise RulebookError(asm.diagnostics, asm.files) from None
+    except RulebookError as e:
+        raise RulebookError(asm.diagnostics + e.diagnostics, {**asm.files, **e.texts}) from None
+    if asm.diagnostics:
+        raise RulebookError(asm.diagnostics, asm.files)
+    rulebook = Rulebook(merged["name"], merged, asm.files, asm.spans, asm.origins, asm.parts)
+    rulebook._keep = asm.keep
+    problems = check(rulebook)
+    if problems:
+        raise RulebookError(problems, asm.files)
+    return rulebook

@@ -1,0 +1,637 @@
+"""Stage 1: .uno text -> IR (plain JSON-compatible data) plus a table of source spans.
+
+The grammar (grammars/unorules.lark) is parsed LALR with positions; a Transformer builds the IR.
+Spans are kept beside the IR, never inside it: `Spans` maps (id(node), key) to a `Span`, so the
+schema stays clean and any node or field can be traced back to its line and column.
+"""
+from __future__ import annotations
+
+import functools
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from .errors import Diagnostic, RulebookError, Span
+from .resources import grammar_file
+
+MAX_NESTING = 64          # blocks inside blocks; deeper input is refused before parsing
+
+
+class Spans:
+    """Source spans of IR nodes: `spans.at(node)` or `spans.at(node, key)`."""
+
+    def __init__(self):
+        self._table: dict[tuple[int, object], Span] = {}
+        self._keep: list = []      # keep nodes alive so ids stay unique
+
+    def put(self, node, span: Span | None, key=None):
+        if span is not None:
+            self._table[(id(node), key)] = span
+            self._keep.append(node)
+
+    def at(self, node, key=None) -> Span | None:
+        return self._table.get((id(node), key)) or (self._table.get((id(node), None)) if key is not None else None)
+
+    def find(self, root, path) -> Span | None:
+        """The most specific span along a JSON path (as jsonschema's `absolute_path`)."""
+        best = self.at(root)
+        node = root
+        for key in path:
+            here = self.at(node, key)
+            if here:
+                best = here
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                break
+            here = self.at(node)
+            if here:
+                best = here
+        return best
+
+    def merge(self, other: "Spans"):
+        self._table.update(other._table)
+        self._keep.extend(other._keep)
+
+
+def grammar_text() -> str:
+    return grammar_file().read_text("utf-8")
+
+
+_comments: list[Token] = []
+
+
+@functools.cache
+def lark_parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                cache=True, lexer_callbacks={"COMMENT": _comments.append})
+
+
+def comments_of(text: str) -> list[tuple[int, str]]:
+    """(line, text) of every comment in a .uno text that parses (for the formatter)."""
+    _comments.clear()
+    lark_parser().parse(text)
+    found = [(t.line, str(t).rstrip()) for t in _comments]
+    _comments.clear()
+    return found
+
+
+def _span_meta(meta) -> Span | None:
+    if getattr(meta, "empty", True):
+        return None
+    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _span_tok(tok: Token) -> Span:
+    return Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+
+
+def _face(tok) -> str:
+    return str(tok)
+
+
+@v_args(meta=True)
+class ToIR(Transformer):
+    """Parse tree -> IR. Method names are the grammar's rule aliases (one vocabulary)."""
+
+    def __init__(self, spans: Spans, file: str):
+        super().__init__()
+        self.spans = spans
+        self.file = file
+        self.problems: list[Diagnostic] = []
+
+    def twice(self, key, span):
+        self.problems.append(Diagnostic("U0402", f"`{key.replace('_', ' ')}` is given twice", self.file, span,
+                                        "given again here", "keep one of them"))
+
+    # -- helpers --------------------------------------------------------------------------------
+    def node(self, meta, **fields):
+        d = {k: v for k, v in fields.items() if v is not None}
+        self.spans.put(d, _span_meta(meta))
+        for k, v in fields.items():
+            if isinstance(v, Token):
+                d[k] = str(v) if v.type != "INT" else int(v)
+                self.spans.put(d, _span_tok(v), k)
+        return d
+
+    def names_of(self, d, key, toks):
+        d[key] = [str(t) for t in toks]
+        for i, t in enumerate(toks):
+            self.spans.put(d[key], _span_tok(t), i)
+        return d
+
+    # -- file -----------------------------------------------------------------------------------
+    def start(self, meta, children):
+        header, *items = children
+        ir = header
+        singles = {"extends", "players", "colors", "pair_sides", "setup", "turn", "jump_in", "scoring"}
+        for key, value, span in items:
+            if key in singles:
+                if key in ir:
+                    self.twice(key, span)
+                    continue
+                ir[key] = value
+                self.spans.put(ir, span, key)
+            else:
+                ir.setdefault(key, []).append(value)
+                if key == "include":
+                    ir[key] = [n for group in ir[key] for n in (group if isinstance(group, list) else [group])]
+        return ir
+
+    def _header(self, kind, meta, children):
+        name, title = children
+        d = self.node(meta, kind=kind, name=name, title=str(title)[1:-1] if title is not None else None)
+        return d
+
+    def rulebook_header(self, meta, c):
+        return self._header("rulebook", meta, c)
+
+    def module_header(self, meta, c):
+        return self._header("module", meta, c)
+
+    def _item(self, key, value, meta):
+        return (key, value, _span_meta(meta))
+
+    def extends(self, meta, c):
+        return self._item("extends", str(c[0]), meta)
+
+    def include(self, meta, c):
+        lst = [str(t) for t in c]
+        for i, t in enumerate(c):
+            self.spans.put(lst, _span_tok(t), i)
+        return self._item("include", lst, meta)
+
+    def players(self, meta, c):
+        lo, hi = c
+        if int(lo) > int(hi):
+            self.problems.append(Diagnostic("U0503", f"the range `{lo}..{hi}` is empty", self.file,
+                                            _span_meta(meta), "runs backwards", f"write `players {hi}..{lo}`"))
+        return self._item("players", self.node(meta, min=lo, max=hi), meta)
+
+    def colors(self, meta, c):
+        lst = [str(t) for t in c]
+        for i, t in enumerate(c):
+            self.spans.put(lst, _span_tok(t), i)
+        return self._item("colors", lst, meta)
+
+    def side(self, meta, c):
+        name, *cols = c
+        d = self.node(meta, name=name)
+        self.names_of(d, "colors", cols)
+        return self._item("sides", d, meta)
+
+    def option(self, meta, c):
+        name, value, help_ = c
+        d = self.node(meta, name=name, value=value, help=str(help_)[1:-1] if help_ is not None else None)
+        return self._item("options", d, meta)
+
+    def faces(self, meta, c):
+        out, spans = [], []
+        for f in c:
+            if isinstance(f, tuple):           # a range
+                lo, hi, span = f
+                for n in range(lo, hi + 1):
+                    out.append(str(n)); spans.append(span)
+            else:
+                out.append(str(f)); spans.append(_span_tok(f))
+        for i, s in enumerate(spans):
+            self.spans.put(out, s, i)
+        return out
+
+    def face_range(self, meta, c):
+        lo, hi = int(c[0]), int(c[1])
+        if lo > hi:
+            self.problems.append(Diagnostic("U0503", f"the range `{lo}..{hi}` is empty", self.file,
+                                            _span_meta(meta), "runs backwards", f"write `{hi}..{lo}`"))
+        return (lo, hi, _span_meta(meta))
+
+    def card(self, meta, c):
+        names, *items = c
+        d = self.node(meta)
+        d["names"] = names
+        for key, value, span in items:
+            if key == "effects":
+                d.setdefault("effects", []).append(value)
+            elif key in d:
+                self.twice(key, span)
+            else:
+                d[key] = value
+                self.spans.put(d, span, key)
+        return self._item("cards", d, meta)
+
+    def remove_card(self, meta, c):
+        d = self.node(meta)
+        d["names"] = c[0]
+        return self._item("remove_cards", d, meta)
+
+    def number_category(self, meta, c):
+        return ("category", "number", _span_meta(meta))
+
+    def action_category(self, meta, c):
+        return ("category", "action", _span_meta(meta))
+
+    def wild_category(self, meta, c):
+        return ("category", "wild", _span_meta(meta))
+
+    def card_side(self, meta, c):
+        return ("side", str(c[0]), _span_meta(meta))
+
+    def points(self, meta, c):
+        return ("points", c[0], _span_meta(meta))
+
+    def playable_when(self, meta, c):
+        return ("playable_when", c[0], _span_meta(meta))
+
+    def legal_when(self, meta, c):
+        return ("legal_when", c[0], _span_meta(meta))
+
+    def card_on(self, meta, c):
+        event, actions = c
+        return ("effects", self.node(meta, event=event, actions=actions), _span_meta(meta))
+
+    def challenge(self, meta, c):
+        return ("challenge", c[0], _span_meta(meta))
+
+    # -- deck -----------------------------------------------------------------------------------
+    def deck(self, meta, c):
+        side, *entries = c
+        d = self.node(meta, side=side)
+        d["entries"] = entries
+        return self._item("deck", d, meta)
+
+    def per_color(self, meta, c):
+        return self.node(meta, kind="per_color", copies=list(c))
+
+    def copies(self, meta, c):
+        count, face = c
+        if isinstance(face, tuple):
+            lo, hi, span = face
+            d = self.node(meta, kind="copies", count=count)
+            d["faces"] = [str(n) for n in range(lo, hi + 1)]
+            for i in range(len(d["faces"])):
+                self.spans.put(d["faces"], span, i)
+        else:
+            d = self.node(meta, kind="copies", count=count)
+            d["faces"] = [str(face)]
+            self.spans.put(d["faces"], _span_tok(face), 0)
+        return d
+
+    def pair_sides(self, meta, c):
+        return self._item("pair_sides", "shuffled", meta)
+
+    # -- setup, turn, scoring -------------------------------------------------------------------
+    def _settings(self, key, meta, c):
+        d = self.node(meta)
+        for k, v, span in c:
+            if k in d:
+                self.twice(k, span)
+                continue
+            d[k] = v
+            self.spans.put(d, span, k)
+        return self._item(key, d, meta)
+
+    def setup(self, meta, c):
+        return self._settings("setup", meta, c)
+
+    def turn(self, meta, c):
+        return self._settings("turn", meta, c)
+
+    def scoring(self, meta, c):
+        return self._settings("scoring", meta, c)
+
+    def hand_size(self, meta, c):
+        return ("hand", c[0], _span_meta(meta))
+
+    def cut(self, meta, c):
+        return ("cut", self.node(meta, chance=c[0], actions=c[1]), _span_meta(meta))
+
+    def _flag(key, value):
+        def method(self, meta, c):
+            return (key, value, _span_meta(meta))
+        return method
+
+    draw_only_when_stuck = _flag("draw_only_when_stuck", True)
+    drawn_card_may_play = _flag("drawn_card", "may_play")
+    drawn_card_must_play = _flag("drawn_card", "must_play")
+    drawn_card_is_kept = _flag("drawn_card", "is_kept")
+    multi_play = _flag("multi_play", True)
+    winner_scores_others = _flag("method", "winner_scores_others")
+    each_scores_own_hand = _flag("method", "each_scores_own_hand")
+    to_the_last = _flag("to_the_last", True)
+    single_round = _flag("single_round", True)
+
+    def turn_cap(self, meta, c):
+        return ("turn_cap", int(c[0]), _span_meta(meta))
+
+    def target(self, meta, c):
+        return ("target", c[0], _span_meta(meta))
+
+    def eliminate_above(self, meta, c):
+        return ("eliminate_above", c[0], _span_meta(meta))
+
+    def rounds(self, meta, c):
+        return ("rounds", c[0], _span_meta(meta))
+
+    # -- reactions, triggers, declarations, jump-in ---------------------------------------------
+    def names(self, meta, c):
+        lst = [str(t) for t in c]
+        for i, t in enumerate(c):
+            self.spans.put(lst, _span_tok(t), i)
+        return lst
+
+    def reaction(self, meta, c):
+        to, with_, cond, actions = c
+        d = self.node(meta, to=to, with_=with_)
+        d["with"] = d.pop("with_")
+        if cond is not None:
+            d["if"] = cond
+        d["actions"] = actions
+        return self._item("reactions", d, meta)
+
+    def kind_pattern(self, meta, c):
+        d = self.node(meta, face=str(c[0]))
+        self.spans.put(d, _span_tok(c[0]) if isinstance(c[0], Token) else None, "face")
+        return d
+
+    def color_kind_pattern(self, meta, c):
+        d = self.node(meta, color=c[0], face=str(c[1]))
+        if isinstance(c[1], Token):
+            self.spans.put(d, _span_tok(c[1]), "face")
+        return d
+
+    def trigger(self, meta, c):
+        event, pattern, cond, actions = c
+        d = self.node(meta, event=event)
+        if pattern is not None:
+            d["of"] = pattern
+        if cond is not None:
+            d["if"] = cond
+        d["actions"] = actions
+        return self._item("triggers", d, meta)
+
+    def declare(self, meta, c):
+        name, at, actions = c
+        return self._item("declarations", self.node(meta, name=name, at=at, actions=actions), meta)
+
+    def jump_in(self, meta, c):
+        d = self.node(meta)
+        if c[0] is not None:
+            d["when"] = c[0]
+        return self._item("jump_in", d, meta)
+
+    # -- actions --------------------------------------------------------------------------------
+    def actions(self, meta, c):
+        lst = list(c)
+        self.spans.put(lst, _span_meta(meta))
+        return lst
+
+    def block(self, meta, c):
+        lst = list(c)
+        self.spans.put(lst, _span_meta(meta))
+        return lst
+
+    def action(self, meta, c):
+        subject, act = c
+        if subject is not None:
+            act["subject"] = subject
+            self.spans.put(act, self.spans.at(subject), "subject")
+        if _span_meta(meta):
+            self.spans.put(act, _span_meta(meta))
+        return act
+
+    def subject(self, meta, c):
+        d = self.node(meta, kind="name", name=c[0])
+        return d
+
+    def each_other(self, meta, c):
+        return self.node(meta, kind="each_other")
+
+    def each_player(self, meta, c):
+        return self.node(meta, kind="each_player")
+
+    def _act(kind, *fields):
+        def method(self, meta, c):
+            return self.node(meta, kind=kind, **dict(zip(fields, c)))
+        method.__name__ = kind
+        return method
+
+    draw = _act("draw", "count")
+    draw_until_color = _act("draw_until_color", "color")
+    draw_until_playable = _act("draw_until_playable")
+    lose_turn = _act("lose_turn")
+    play_again = _act("play_again")
+    reverse = _act("reverse")
+    choose_color = _act("choose_color")
+    set_color = _act("set_color", "color")
+    cycle_color = _act("cycle_color")
+    swap_hands = _act("swap_hands", "with")
+    pass_hands = _act("pass_hands")
+    shuffle_hands = _act("shuffle_hands")
+    flip = _act("flip")
+    give = _act("give", "count", "to")
+    give_hand = _act("give_hand", "to")
+    exchange = _act("exchange", "with")
+    discard_color = _act("discard_color", "color")
+    score = _act("score", "amount")
+    eliminate = _act("eliminate")
+    swap_seats = _act("swap_seats", "with")
+    reveal = _act("reveal")
+    redraw = _act("redraw")
+    add_penalty = _act("add_penalty", "amount")
+    pass_attack = _act("pass_attack", "to")
+    cancel_attack = _act("cancel_attack")
+    resolve_attack = _act("resolve_attack")
+    take_back = _act("take_back")
+
+    def choose_player(self, meta, c):
+        return self.node(meta, kind="choose_player", other=False, where=c[0])
+
+    def choose_other_player(self, meta, c):
+        return self.node(meta, kind="choose_player", other=True, where=c[0])
+
+    def attack(self, meta, c):
+        target, penalty, actions = c
+        return self.node(meta, kind="attack", target=target, penalty=penalty, actions=actions)
+
+    def chance(self, meta, c):
+        name, *outcomes = c
+        return self.node(meta, kind="chance", name=name, outcomes=outcomes)
+
+    def outcome(self, meta, c):
+        name, weight, actions = c
+        return self.node(meta, name=name, weight=weight, actions=actions)
+
+    def perform(self, meta, c):
+        name, chance, actions, otherwise = c
+        return self.node(meta, kind="perform", name=name, chance=chance, actions=actions,
+                         otherwise=otherwise)
+
+    def if_(self, meta, c):          # `if` is a Python keyword; the IR kind is "if"
+        c = list(c)
+        otherwise = c.pop() if len(c) % 2 == 1 else None
+        branches = [self.node(meta, when=c[i], then=c[i + 1]) for i in range(0, len(c), 2)]
+        return self.node(meta, kind="if", branches=branches, otherwise=otherwise)
+
+    # -- expressions ----------------------------------------------------------------------------
+    def int(self, meta, c):
+        return self.node(meta, kind="number", value=int(c[0]))
+
+    def decimal(self, meta, c):
+        return self.node(meta, kind="number", value=float(c[0]))
+
+    def true(self, meta, c):
+        return self.node(meta, kind="bool", value=True)
+
+    def false(self, meta, c):
+        return self.node(meta, kind="bool", value=False)
+
+    def string(self, meta, c):
+        return self.node(meta, kind="string", value=str(c[0])[1:-1])
+
+    def name(self, meta, c):
+        return self.node(meta, kind="name", name=c[0])
+
+    def attr(self, meta, c):
+        return self.node(meta, kind="attr", of=c[0], name=c[1])
+
+    def call(self, meta, c):
+        of, name, arg = c
+        return self.node(meta, kind="call", of=of, name=name, arg=arg)
+
+    def not_(self, meta, c):
+        return self.node(meta, kind="not", of=c[0])
+
+    def neg(self, meta, c):
+        return self.node(meta, kind="neg", of=c[0])
+
+    def _binary(self, meta, left, op, right):
+        d = self.node(meta, kind="binary", op=str(op), left=left, right=right)
+        return d
+
+    def or_(self, meta, c):
+        return self._binary(meta, c[0], "or", c[1])
+
+    def and_(self, meta, c):
+        return self._binary(meta, c[0], "and", c[1])
+
+    def compare(self, meta, c):
+        return self._binary(meta, c[0], c[1], c[2])
+
+    def arith(self, meta, c):
+        return self._binary(meta, c[0], c[1], c[2])
+
+
+
+def _expected_words(parser: Lark, expected) -> list[str]:
+    words = []
+    for name in sorted(expected):
+        if name == "$END":
+            words.append("the end of the file")
+            continue
+        try:
+            term = parser.get_terminal(name)
+        except KeyError:
+            continue
+        if term.pattern.type == "str":
+            words.append(f"`{term.pattern.value}`")
+        else:
+            words.append({"NAME": "a name", "INT": "a whole number", "DECIMAL": "a number",
+                          "STRING": "a quoted text", "COMPARE": "a comparison",
+                          "ADD": "`+` or `-`", "MUL": "`*`, `/` or `%`"}.get(name, name.lower()))
+    return words
+
+
+def _syntax_diagnostic(err: UnexpectedInput, text: str, file: str) -> Diagnostic:
+    parser = lark_parser()
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        lines = text.splitlines() or [""]
+        line = len(lines)
+        col = len(lines[-1]) + 1
+        opened = text.count("{") - text.count("}")
+        expected = _expected_words(parser, getattr(err, "expected", ()) or ())
+        help_ = "a `}` is missing: every `{` needs its `}`" if opened > 0 else (
+            "expected " + _or(expected) if expected else None)
+        return Diagnostic("U0102", "the file ends too early", file, Span(line, col, line, col + 1),
+                          "the file ends here", help_)
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        return Diagnostic("U0101", f"unexpected character `{ch}`", file,
+                          Span(err.line, err.column, err.line, err.column + 1), "not part of the language",
+                          "names are lower-case letters, digits and `_`; text goes in double quotes; "
+                          "`#` starts a comment")
+    tok = err.token
+    expected = _expected_words(parser, err.expected)
+    span = Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+    word = str(tok)
+    msg = f"unexpected `{word}`"
+    help_ = "expected " + _or(expected[:12]) if expected else None
+    if word == "}" and "{" not in text[: tok.start_pos]:
+        help_ = "this `}` closes nothing"
+    return Diagnostic("U0101", msg, file, span, "not expected here", help_)
+
+
+def _or(words):
+    words = list(dict.fromkeys(words))
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _check_nesting(text: str, file: str):
+    depth = 0
+    line = 1
+    col = 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line += 1; col = 0
+        elif ch in "{(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise RulebookError([Diagnostic(
+                    "U0003", f"blocks are nested more than {MAX_NESTING} deep", file,
+                    Span(line, col, line, col + 1), "too deep", "flatten the rule into several actions")],
+                    {file: text})
+        elif ch in "})":
+            depth = max(0, depth - 1)
+
+
+def parse_uno(text: str, file: str = "<input>") -> tuple[dict, Spans, list[Diagnostic]]:
+    """Parse rule-language text into (IR, spans, problems).
+
+    Raises RulebookError on syntax errors; returns the problems found while building the IR
+    (a setting given twice, an empty range) for the caller to report with the checker's."""
+    _check_nesting(text, file)
+    errors: list[UnexpectedInput] = []
+
+    def recover(e: UnexpectedInput) -> bool:
+        errors.append(e)
+        return len(errors) < 20 and not isinstance(e, UnexpectedEOF) and e.token.type != "$END"
+
+    try:
+        tree = lark_parser().parse(text, on_error=recover)
+    except UnexpectedInput as e:
+        if not errors or errors[-1] is not e:
+            errors.append(e)
+        tree = None
+    except RecursionError:
+        raise RulebookError([Diagnostic("U0003", "the file is nested too deeply to read", file)], {file: text})
+    if errors:
+        diags, seen_lines = [], set()
+        for e in errors:
+            d = _syntax_diagnostic(e, text, file)
+            if d.span and d.span.line in seen_lines:
+                continue               # one error per line: later ones are usually echoes
+            seen_lines.add(d.span.line if d.span else 0)
+            diags.append(d)
+        raise RulebookError(diags[:1] if diags[0].code == "U0102" else diags, {file: text})
+    spans = Spans()
+    to_ir = ToIR(spans, file)
+    try:
+        ir = to_ir.transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, RulebookError):
+            raise e.orig_exc from None
+        raise
+    except RecursionError:
+        raise RulebookError([Diagnostic("U0003", "the file is nested too deeply to read", file)], {file: text})
+    return ir, spans, to_ir.problems

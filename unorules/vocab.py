@@ -1,0 +1,61 @@
+"""The language's built-in vocabulary: names, attributes, methods and events, with their types.
+
+The checker types expressions with these tables and the compiler implements exactly these
+entries (a test holds the two to the same set). Types: number, bool, text, player, players,
+color, kind, card, hand.
+"""
+
+# names bound everywhere a rule runs
+GLOBAL_NAMES = {
+    "me": "player",            # the player whose rule this is (who played the card, who drew, ...)
+    "next": "player",          # the player after `me` in the direction of play
+    "previous": "player",      # the player before `me`
+    "dealer": "player",
+    "current_color": "color",
+    "top": "card",             # the top card of the discard pile
+    "player_count": "number",  # players still in the round
+    "streak": "number",        # how many cards of the top card's face lie in a row on the pile
+    "clockwise": "bool",       # the direction of play
+    "first_card": "bool",      # true while the round's first card is the top card
+}
+
+# names bound only in some places (see SCOPES)
+SCOPED_NAMES = {
+    "card": "card",            # the card played / drawn / examined / answering
+    "target": "player",        # the player an attack is aimed at
+    "attacker": "player",      # the player who made the attack
+    "penalty": "number",       # the attack's running penalty
+    "legal": "bool",           # in a challenge: was the challenged card legal when played
+    "challenger": "player",
+    "chosen": "player",        # after `choose player`
+    "revealed": "card",        # after `reveal`
+    "candidate": "player",     # inside `choose player where ...`
+}
+
+ATTRIBUTES = {
+    ("player", "hand"): "hand",
+    ("player", "score"): "number",
+    ("player", "seat"): "number",
+    ("hand", "size"): "number",
+    ("card", "color"): "color",
+    ("card", "kind"): "kind",
+    ("card", "rank"): "number",
+    ("card", "wild"): "bool",
+}
+
+# (receiver type, method): (argument type or None, names bound in the argument, result type)
+METHODS = {
+    ("hand", "count"): ("bool", {"card": "card"}, "number"),
+    ("hand", "any"): ("bool", {"card": "card"}, "bool"),
+    ("hand", "has"): ("kind", {}, "bool"),
+}
+
+CARD_EVENTS = {"play", "turn_up"}
+TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end"}
+EVENTS_WITH_CARD = {"play", "draw", "turn_up"}
+
+# the actions that make events happen (for the trigger loop check)
+EMITS = {"draw": "draw", "draw_until_color": "draw", "draw_until_playable": "draw"}
+
+# actions that only mean something while an attack is pending (reactions and challenges)
+ATTACK_ACTIONS = {"add_penalty", "pass_attack", "cancel_attack", "resolve_attack", "take_back"}
