@@ -66,7 +66,6 @@ setup {
 
 turn {
   drawn card may play
-  cap 1000 turns
 }
 
 declare uno at 1 card: draw 2

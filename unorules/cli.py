@@ -183,6 +183,105 @@ def errors(code):
             click.echo(section.split("\n", 1)[1].rstrip() if "\n" in section else "")
 
 
+def _parse_options(pairs):
+    out = []
+    for item in pairs:
+        if "=" not in item:
+            raise click.UsageError(f"--option takes NAME=VALUE, not `{item}`")
+        k, v = item.split("=", 1)
+        low = v.strip().lower()
+        if low in ("true", "false"):
+            value = low == "true"
+        else:
+            try:
+                value = int(v)
+            except ValueError:
+                try:
+                    value = float(v)
+                except ValueError:
+                    value = v
+        out.append((k.strip(), value))
+    return tuple(out)
+
+
+def _print_summary(d: dict, label: str):
+    click.echo(f"{label}: {d['games']} games")
+    oc = d["outcomes"]
+    click.echo("outcomes: " + ", ".join(f"{k} {v}" for k, v in oc.items()))
+    click.echo("\nwins by seat (95% CI):")
+    for seat, w in d["wins_by_seat"].items():
+        lo, hi = w["ci95"]
+        click.echo(f"  seat {seat}: {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
+    if len(d["wins_by_agent"]) > 1 or True:
+        click.echo("wins by agent (per seat played, 95% CI):")
+        for name, w in d["wins_by_agent"].items():
+            lo, hi = w["ci95"]
+            click.echo(f"  {name:<8} {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
+    t = d["turns_per_round"]
+    click.echo(f"\nturns per round: mean {t['mean']}, median {t['median']}, p95 {t['p95']}")
+    click.echo(f"rounds per game: {d['rounds_per_game']}   decisions per game: {d['decisions_per_game']}")
+    click.echo(f"cards drawn per game: {d['cards_drawn_per_game']}")
+    ch = d["challenges"]
+    click.echo(f"challenges: {ch['made']} made, {ch['won']} won   UNO penalties: {d['uno_penalties']}   "
+               f"reshuffles: {d['reshuffles']}   stalls: {d['stalls']}")
+    if d["errors"]:
+        click.echo("runtime rule errors:")
+        for msg, count in d["errors"].items():
+            click.echo(f"  {count} x {msg}")
+
+
+@cli.command()
+@click.argument("rulebook")
+@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, 10**8))
+@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(1, 100))
+@click.option("--seed", "-s", default=0, show_default=True, type=int)
+@click.option("--agents", default="random", show_default=True,
+              help="Comma-separated agents, assigned to seats in turn: random, greedy.")
+@click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="rulebook", show_default=True,
+              help="One round per game, a match to the rulebook's target, or what the rulebook says.")
+@click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Worker processes; totals are identical for any number.")
+@click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
+@click.option("--with", "with_", multiple=True, type=click.Path(dir_okay=False), help="Lay a custom rule file on top.")
+@click.option("--option", "option_pairs", multiple=True, help="Set a rulebook option: NAME=VALUE (repeatable).")
+@click.option("--perform-chance", type=click.FloatRange(0, 1), help="Success chance of every `perform` in simulation.")
+@click.option("--events", type=click.Path(dir_okay=False), help="Write every event as JSON Lines to this file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@PATH_OPTION
+def simulate(rulebook, games, players, seed, agents, rounds, workers, include, with_, option_pairs,
+             perform_chance, events, as_json, search):
+    """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
+    from .agents import AGENTS
+    from .errors import RuleRuntimeError
+    from .simulate import RunSpec, make_game, simulate as run
+    names = tuple(a.strip() for a in agents.split(",") if a.strip())
+    for a in names:
+        if a not in AGENTS:
+            raise click.BadParameter(f"unknown agent `{a}`; agents: {', '.join(AGENTS)}", param_hint="--agents")
+    spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("random",),
+                   rounds, _parse_options(option_pairs), perform_chance)
+    try:
+        make_game(spec)            # load and check once in this process: errors surface here
+    except RulebookError as e:
+        _fail_render(e)
+    except RuleRuntimeError as e:
+        raise click.UsageError(str(e))
+    show = games >= 200 and not as_json
+    if show:
+        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+            summary = run(spec, games, workers, events, bar.update)
+    else:
+        summary = run(spec, games, workers, events)
+    d = summary.as_dict(players)
+    d["rulebook"] = str(rulebook)
+    d["players"], d["seed"], d["agents"] = players, seed, list(names)
+    if as_json:
+        click.echo(json.dumps(d, indent=2, sort_keys=True))
+    else:
+        _print_summary(d, f"{rulebook}, {players} players, seed {seed}, agents {','.join(names)}")
+    sys.exit(1 if d["errors"] else 0)
+
+
 def main():
     try:
         cli(standalone_mode=True)

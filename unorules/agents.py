@@ -1,0 +1,90 @@
+"""Agents: who answers a player's decisions. An agent sees an Observation (its own hand, the
+table, hand sizes), never another player's cards.
+
+- random: uniform over the legal actions.
+- greedy: a sensible heuristic: play rather than draw, keep wilds for last, shed high points,
+  name the color it holds most, always call and catch, stack and jump in when it can,
+  challenge when the attacker's hand is big enough that a bluff is likely.
+"""
+from __future__ import annotations
+
+import random
+
+from .engine import Action, Observation
+
+
+class Agent:
+    name = "agent"
+    needs_observation = True
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, obs: Observation | None, legal: list[Action]) -> Action:
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    name = "random"
+    needs_observation = False
+
+    def choose(self, obs, legal):
+        return legal[int(self.rng.random() * len(legal))]
+
+
+class GreedyAgent(Agent):
+    name = "greedy"
+
+    def choose(self, obs: Observation, legal):
+        kind = obs.decision
+        if kind in ("turn", "drawn"):
+            return self._play(obs, legal)
+        if kind == "color":
+            counts = {c: 0 for c in obs.colors}
+            for cv in obs.hand:
+                if cv.color in counts:
+                    counts[cv.color] += 1
+            best = max(obs.colors, key=lambda c: (counts[c], -obs.colors.index(c)))
+            return next((a for a in legal if a.value == best), legal[0])
+        if kind == "player":
+            return min(legal, key=lambda a: (obs.hand_sizes[a.value], a.value))
+        if kind == "card":
+            by_card = {cv.card: cv for cv in obs.hand}
+            return max(legal, key=lambda a: (not by_card[a.value].wild, by_card[a.value].points, -a.value))
+        if kind == "challenge":
+            size = obs.hand_sizes[obs.attacker] if obs.attacker is not None else 0
+            p_bluff = 1.0 - (0.75 ** size)
+            want = p_bluff > 0.6
+            return next((a for a in legal if a.value == want), legal[0])
+        if kind in ("respond", "jump_in"):
+            answers = [a for a in legal if a.value is not None]
+            if answers:
+                return max(answers, key=lambda a: a.call)
+            return legal[-1]
+        if kind == "catch":
+            return next((a for a in legal if a.value is not None), legal[0])
+        return legal[0]
+
+    def _play(self, obs, legal):
+        plays = [a for a in legal if a.kind == "play"]
+        if not plays:
+            return legal[0]
+        by_card = {cv.card: cv for cv in obs.hand}
+        held = {}
+        for cv in obs.hand:
+            held[cv.color] = held.get(cv.color, 0) + 1
+
+        def score(a):
+            cv = by_card[a.value]
+            return (not cv.wild, a.call, cv.points, held.get(cv.color, 0), -a.value)
+        return max(plays, key=score)
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(name: str, seed: int) -> Agent:
+    try:
+        return AGENTS[name](seed)
+    except KeyError:
+        raise ValueError(f"unknown agent `{name}` (agents: {', '.join(AGENTS)})") from None

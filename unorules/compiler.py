@@ -1,0 +1,388 @@
+"""Stage 4: compile a checked rulebook into tables and closures, once per load.
+
+Cards become small integers: a *face* is (color, kind) on one side; a physical card has one face
+per side. Expressions and actions become closures `fn(state, env)` that call the engine's general
+primitives (draw, skip, reverse, swap hands, ...). Nothing here knows a card by name: every card's
+behaviour comes from the rulebook.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, literal_value, sides_of
+from .errors import RuleRuntimeError
+from .vocab import ATTRIBUTES, GLOBAL_NAMES, METHODS, SCOPED_NAMES
+
+NO_COLOR = -1
+
+
+@dataclass
+class Kind:
+    id: int
+    name: str
+    category: str
+    wild: bool
+    rank: int
+    side: int | None
+    points: object = None            # fn(state, env) -> number
+    playable: object = None          # fn(state, env) -> bool, or None
+    legal: object = None             # fn(state, env) -> bool, or None
+    effects: dict = field(default_factory=dict)   # event -> action tuple
+    challenge: tuple | None = None
+    has_attack: bool = False
+
+
+@dataclass
+class Reaction:
+    to: frozenset
+    with_: frozenset
+    cond: object
+    actions: tuple
+
+
+@dataclass
+class Trigger:
+    event: str
+    color: int | None
+    kind: int | None
+    cond: object
+    actions: tuple
+
+
+@dataclass
+class Compiled:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    sides: list[str]
+    side_colors: list[list[int]]          # side index -> color ids
+    color_names: list[str]
+    kinds: list[Kind]
+    kind_by_name: dict[str, int]
+    faces: list[tuple[int, int]]          # face id -> (color id or NO_COLOR, kind id)
+    face_names: list[str]
+    face_by_name: dict[str, int]
+    deck: list[list[int]]                 # side -> list of face ids (a multiset; cards pair by index)
+    pair_sides_shuffled: bool
+    hand_size: object
+    cut: tuple | None
+    turn: dict
+    scoring: dict
+    reactions: list[Reaction]
+    triggers: dict[str, list[Trigger]]
+    declarations: list[tuple[str, int, tuple]]
+    jump_in: object | None                # None: no jumping in; else fn(state, env) -> bool
+    options: dict[str, object]
+    ir: dict
+
+
+class Compiler:
+    def __init__(self, rulebook, options: dict | None = None):
+        self.rb = rulebook
+        self.ir = rulebook.ir
+        self.option_values = {o["name"]: o["value"]["value"] for o in self.ir.get("options", [])}
+        for k, v in (options or {}).items():
+            if k not in self.option_values:
+                raise RuleRuntimeError(f"the rulebook has no option `{k}`" +
+                                       (f" (its options: {', '.join(self.option_values)})" if self.option_values else ""))
+            self.option_values[k] = v
+
+    def where(self, node) -> str:
+        file, span = self.rb.where(node)
+        return f"{file}:{span.line}:{span.column}" if span else (file or self.rb.name)
+
+    # -----------------------------------------------------------------------------------------
+    def compile(self) -> Compiled:
+        ir = self.ir
+        sides = sides_of(ir)
+        self.side_index = {s["name"]: i for i, s in enumerate(sides)}
+        self.color_names, side_colors = [], []
+        for s in sides:
+            ids = []
+            for c in s["colors"]:
+                ids.append(len(self.color_names))
+                self.color_names.append(c)
+            side_colors.append(ids)
+        self.color_id = {c: i for i, c in enumerate(self.color_names)}
+        self.kind_id = {c["names"][0]: i for i, c in enumerate(ir.get("cards", []))}
+        kinds = []
+        for i, c in enumerate(ir.get("cards", [])):
+            name = c["names"][0]
+            category = c.get("category") or ("number" if name.isdigit() else "action")
+            kinds.append(Kind(i, name, category, category == "wild", int(name) if name.isdigit() else 0,
+                              self.side_index.get(c["side"]) if "side" in c else None))
+        self.kinds = kinds
+        for k, c in zip(kinds, ir.get("cards", [])):
+            k.points = self.expr(c["points"]) if "points" in c else (lambda s, e: 0)
+            k.playable = self.expr(c["playable_when"]) if "playable_when" in c else None
+            k.legal = self.expr(c["legal_when"]) if "legal_when" in c else None
+            for eff in c.get("effects", []):
+                k.effects[eff["event"]] = self.actions(eff["actions"])
+                k.has_attack = k.has_attack or any(a["kind"] == "attack" for a in _walk(eff["actions"]))
+            if "challenge" in c:
+                k.challenge = self.actions(c["challenge"])
+        # faces and the deck
+        faces, face_names, face_by_name = [], [], {}
+
+        def face(color, kind):
+            key = (color, kind)
+            name = kinds[kind].name if color == NO_COLOR else f"{self.color_names[color]} {kinds[kind].name}"
+            if name not in face_by_name:
+                face_by_name[name] = len(faces)
+                faces.append(key)
+                face_names.append(name)
+            return face_by_name[name]
+
+        deck = [[] for _ in sides]
+        for d in ir.get("deck", []):
+            si = self.side_index.get(d.get("side"), 0) if d.get("side") else 0
+            for entry in d["entries"]:
+                if entry["kind"] == "per_color":
+                    for color in side_colors[si]:
+                        for cp in entry["copies"]:
+                            for f in cp["faces"]:
+                                deck[si] += [face(color, self.kind_id[f])] * cp["count"]
+                else:
+                    for f in entry["faces"]:
+                        deck[si] += [face(NO_COLOR, self.kind_id[f])] * entry["count"]
+        # every face any side could show, so scenarios may name any (color, kind) pair of a side
+        for si, cols in enumerate(side_colors):
+            for k in kinds:
+                if k.side is not None and k.side != si:
+                    continue
+                if k.wild:
+                    face(NO_COLOR, k.id)
+                else:
+                    for c in cols:
+                        face(c, k.id)
+        setup = ir.get("setup", {})
+        turn = {"draw_until_playable": False, "draw_only_when_stuck": False, "drawn_card": "may_play",
+                "multi_play": False, "turn_cap": 10000, **ir.get("turn", {})}
+        scoring = {"method": "winner_scores_others", "target": None, "eliminate_above": None,
+                   "rounds": None, "to_the_last": False, "single_round": False}
+        for key, value in ir.get("scoring", {}).items():
+            scoring[key] = self.expr(value) if isinstance(value, dict) else value
+        triggers: dict[str, list[Trigger]] = {}
+        for t in ir.get("triggers", []):
+            pat = t.get("of", {})
+            triggers.setdefault(t["event"], []).append(Trigger(
+                t["event"], self.color_id.get(pat["color"]) if "color" in pat else None,
+                self.kind_id.get(pat["face"]) if "face" in pat else None,
+                self.expr(t["if"]) if "if" in t else None, self.actions(t["actions"])))
+        reactions = [Reaction(frozenset(self.kind_id[n] for n in r["to"]),
+                              frozenset(self.kind_id[n] for n in r["with"]),
+                              self.expr(r["if"]) if "if" in r else None, self.actions(r["actions"]))
+                     for r in ir.get("reactions", [])]
+        jump = ir.get("jump_in")
+        players = ir.get("players", {})
+        return Compiled(
+            name=ir["name"], title=ir.get("title", ir["name"]),
+            min_players=players.get("min", DEFAULT_PLAYERS[0]), max_players=players.get("max", DEFAULT_PLAYERS[1]),
+            sides=[s["name"] for s in sides], side_colors=side_colors, color_names=self.color_names,
+            kinds=kinds, kind_by_name=self.kind_id, faces=faces, face_names=face_names,
+            face_by_name=face_by_name, deck=deck, pair_sides_shuffled=bool(ir.get("pair_sides")),
+            hand_size=self.expr(setup["hand"]) if "hand" in setup else (lambda s, e: DEFAULT_HAND),
+            cut=(self.expr(setup["cut"]["chance"]), self.actions(setup["cut"]["actions"])) if "cut" in setup else None,
+            turn=turn, scoring=scoring, reactions=reactions, triggers=triggers,
+            declarations=[(d["name"], d["at"], self.actions(d["actions"])) for d in ir.get("declarations", [])],
+            jump_in=None if jump is None else (self.expr(jump["when"]) if "when" in jump else (lambda s, e: True)),
+            options=dict(self.option_values), ir=ir)
+
+    # -----------------------------------------------------------------------------------------
+    # expressions: fn(state, env) -> value. players are seats, colors and kinds ids, cards card ids.
+    def expr(self, e):
+        k = e["kind"]
+        if k in ("number", "bool", "string"):
+            v = e["value"]
+            return lambda s, env: v
+        if k == "name":
+            return self.name(e)
+        if k == "attr":
+            of = self.expr(e["of"])
+            return ATTRIBUTE_IMPL[e["name"]](of)
+        if k == "call":
+            of = self.expr(e["of"])
+            arg = self.expr(e["arg"])
+            return METHOD_IMPL[e["name"]](of, arg)
+        if k == "not":
+            of = self.expr(e["of"])
+            return lambda s, env: not of(s, env)
+        if k == "neg":
+            of = self.expr(e["of"])
+            return lambda s, env: -of(s, env)
+        if k == "binary":
+            return BINARY_IMPL[e["op"]](self.expr(e["left"]), self.expr(e["right"]))
+        raise RuleRuntimeError(f"cannot compile expression kind {k!r}", self.where(e))
+
+    def name(self, e):
+        n = e["name"]
+        if n in GLOBAL_NAME_IMPL:
+            return GLOBAL_NAME_IMPL[n]
+        if n in SCOPED_NAMES:
+            where = self.where(e)
+
+            def scoped(s, env, n=n):
+                try:
+                    return env[n]
+                except KeyError:
+                    raise RuleRuntimeError(f"`{n}` has no value here", where) from None
+            return scoped
+        if n in self.color_id:
+            v = self.color_id[n]
+            return lambda s, env: v
+        if n in self.kind_id:
+            v = self.kind_id[n]
+            return lambda s, env: v
+        if n in self.option_values:
+            v = self.option_values[n]
+            return lambda s, env: v
+        raise RuleRuntimeError(f"unknown name `{n}`", self.where(e))
+
+    # -----------------------------------------------------------------------------------------
+    # actions: fn(state, env) -> None
+    def actions(self, actions) -> tuple:
+        return tuple(self.action(a) for a in actions)
+
+    def action(self, a):
+        from . import engine as E
+        k = a["kind"]
+        where = self.where(a)
+        subj = a.get("subject")
+        if subj is None:
+            who = _default_subject
+        elif subj["kind"] == "each_other":
+            who = _each_other
+        elif subj["kind"] == "each_player":
+            who = _each_player
+        else:
+            one = self.expr(subj)
+            who = lambda s, env: (one(s, env),)     # noqa: E731
+        ex = {key: self.expr(a[key]) for key in ("count", "color", "with", "to", "amount", "target", "penalty", "where")
+              if isinstance(a.get(key), dict)}
+        impl = getattr(E, "act_" + k)
+        if k == "attack":
+            body = self.actions(a["actions"])
+            return E.bind(impl, who, where, ex, body=body)
+        if k == "if":
+            branches = tuple((self.expr(b["when"]), self.actions(b["then"])) for b in a["branches"])
+            return E.bind(impl, who, where, ex, branches=branches,
+                          otherwise=self.actions(a.get("otherwise", [])))
+        if k == "chance":
+            outcomes = tuple((o["name"], self.expr(o["weight"]) if "weight" in o else (lambda s, env: 1),
+                              self.actions(o["actions"])) for o in a["outcomes"])
+            return E.bind(impl, who, where, ex, name=a["name"], outcomes=outcomes)
+        if k == "perform":
+            chance = self.expr(a["chance"]) if "chance" in a else (lambda s, env: 0.5)
+            return E.bind(impl, who, where, ex, name=a["name"], chance=chance,
+                          success=self.actions(a["actions"]), failure=self.actions(a.get("otherwise", [])))
+        if k == "choose_player":
+            return E.bind(impl, who, where, ex, other=a["other"])
+        return E.bind(impl, who, where, ex)
+
+
+def _default_subject(s, env):
+    return (env["_who"],)
+
+
+def _each_other(s, env):
+    return s.others_in_order(env["me"])
+
+
+def _each_player(s, env):
+    return (env["me"],) + s.others_in_order(env["me"])
+
+
+def _walk(actions):
+    from .checker import _walk as walk
+    return walk(actions)
+
+
+# ---- the built-in vocabulary's implementations (vocab.py lists the same entries) ---------------
+
+GLOBAL_NAME_IMPL = {
+    "me": lambda s, env: env["me"],
+    "next": lambda s, env: s.next_of(env["me"]),
+    "previous": lambda s, env: s.previous_of(env["me"]),
+    "dealer": lambda s, env: s.dealer,
+    "current_color": lambda s, env: s.color,
+    "top": lambda s, env: s.discard[-1] if s.discard else None,
+    "player_count": lambda s, env: s.active_count(),
+    "streak": lambda s, env: s.streak,
+    "clockwise": lambda s, env: s.direction == 1,
+    "first_card": lambda s, env: s.first_card,
+}
+
+
+def _attr(fn):
+    return lambda of: (lambda s, env: fn(s, of(s, env)))
+
+
+ATTRIBUTE_IMPL = {
+    "hand": _attr(lambda s, p: s.hands[p]),
+    "score": _attr(lambda s, p: s.scores[p]),
+    "seat": _attr(lambda s, p: p),
+    "size": _attr(lambda s, h: len(h)),
+    "color": _attr(lambda s, c: s.color_of(c)),
+    "kind": _attr(lambda s, c: s.kind_of(c)),
+    "rank": _attr(lambda s, c: s.game.rules.kinds[s.kind_of(c)].rank),
+    "wild": _attr(lambda s, c: s.game.rules.kinds[s.kind_of(c)].wild),
+}
+
+
+def _count(of, arg):
+    def fn(s, env):
+        saved = env.get("card")
+        n = 0
+        for c in of(s, env):
+            env["card"] = c
+            if arg(s, env):
+                n += 1
+        env["card"] = saved
+        return n
+    return fn
+
+
+def _any(of, arg):
+    def fn(s, env):
+        saved = env.get("card")
+        try:
+            for c in of(s, env):
+                env["card"] = c
+                if arg(s, env):
+                    return True
+            return False
+        finally:
+            env["card"] = saved
+    return fn
+
+
+def _has(of, arg):
+    return lambda s, env: any(s.kind_of(c) == arg(s, env) for c in of(s, env))
+
+
+METHOD_IMPL = {"count": _count, "any": _any, "has": _has}
+
+
+def _binop(f):
+    return lambda l, r: (lambda s, env: f(l(s, env), r(s, env)))
+
+
+BINARY_IMPL = {
+    "or": lambda l, r: (lambda s, env: bool(l(s, env)) or bool(r(s, env))),
+    "and": lambda l, r: (lambda s, env: bool(l(s, env)) and bool(r(s, env))),
+    "==": _binop(lambda a, b: a == b), "!=": _binop(lambda a, b: a != b),
+    "<": _binop(lambda a, b: a < b), "<=": _binop(lambda a, b: a <= b),
+    ">": _binop(lambda a, b: a > b), ">=": _binop(lambda a, b: a >= b),
+    "+": _binop(lambda a, b: a + b), "-": _binop(lambda a, b: a - b), "*": _binop(lambda a, b: a * b),
+    "/": _binop(lambda a, b: a // b if isinstance(a, int) and isinstance(b, int) and b else (a / b if b else 0)),
+    "%": _binop(lambda a, b: a % b if b else 0),
+}
+
+assert set(GLOBAL_NAME_IMPL) == set(GLOBAL_NAMES)
+assert {a for (_, a) in ATTRIBUTES} == set(ATTRIBUTE_IMPL)
+assert {m for (_, m) in METHODS} == set(METHOD_IMPL)
+
+
+def compile_rulebook(rulebook, options: dict | None = None) -> Compiled:
+    return Compiler(rulebook, options).compile()

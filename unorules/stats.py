@@ -1,0 +1,105 @@
+"""Streaming statistics of many games: flat memory in the number of games, mergeable across
+worker processes (every field is a sum, a count or a histogram, so the merge order does not
+change the totals)."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _quantile(hist: Counter, q: float):
+    total = sum(hist.values())
+    if not total:
+        return None
+    rank = q * (total - 1)
+    seen = 0
+    for value in sorted(hist):
+        seen += hist[value]
+        if seen > rank:
+            return value
+    return max(hist)
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    wins_by_seat: Counter = field(default_factory=Counter)
+    wins_by_agent: Counter = field(default_factory=Counter)
+    seats_by_agent: Counter = field(default_factory=Counter)      # seat-games played by each agent
+    outcomes: Counter = field(default_factory=Counter)             # win / stalled / error
+    round_turns: Counter = field(default_factory=Counter)          # histogram of turns per round
+    rounds: int = 0
+    decisions: int = 0
+    counts: Counter = field(default_factory=Counter)               # drawn, challenges, catches, ...
+    errors: Counter = field(default_factory=Counter)               # first line of each runtime error
+
+    def add_game(self, state, agent_names: list[str]):
+        self.games += 1
+        self.outcomes[state.outcome] += 1
+        for seat, name in enumerate(agent_names):
+            self.seats_by_agent[name] += 1
+        if state.outcome == "win" and state.winner is not None:
+            self.wins_by_seat[state.winner] += 1
+            self.wins_by_agent[agent_names[state.seats[state.winner]]] += 1
+        for t in state.turns_per_round:
+            self.round_turns[t] += 1
+        self.rounds += len(state.turns_per_round)
+        self.decisions += state.counts["decisions"]
+        for k in ("drawn", "challenges", "challenges_won", "catches", "reshuffles", "plays"):
+            self.counts[k] += state.counts[k]
+        if state.outcome == "error":
+            self.errors[str(state.error)] += 1
+
+    def merge(self, other: "Summary") -> "Summary":
+        self.games += other.games
+        self.rounds += other.rounds
+        self.decisions += other.decisions
+        for name in ("wins_by_seat", "wins_by_agent", "seats_by_agent", "outcomes", "round_turns", "counts", "errors"):
+            getattr(self, name).update(getattr(other, name))
+        return self
+
+    def as_dict(self, players: int) -> dict:
+        n = self.games
+        turns_total = sum(t * c for t, c in self.round_turns.items())
+        rounds = sum(self.round_turns.values())
+        seat = {}
+        for s in range(players):
+            w = self.wins_by_seat[s]
+            lo, hi = wilson(w, n)
+            seat[str(s)] = {"wins": w, "rate": round(w / n, 4) if n else 0, "ci95": [round(lo, 4), round(hi, 4)]}
+        agents = {}
+        for name, seats in sorted(self.seats_by_agent.items()):
+            w = self.wins_by_agent[name]
+            lo, hi = wilson(w, seats)
+            agents[name] = {"seat_games": seats, "wins": w, "rate": round(w / seats, 4) if seats else 0,
+                            "ci95": [round(lo, 4), round(hi, 4)]}
+        per_game = (lambda v: round(v / n, 3) if n else 0)
+        return {
+            "games": n,
+            "outcomes": dict(sorted(self.outcomes.items())),
+            "wins_by_seat": seat,
+            "wins_by_agent": agents,
+            "rounds_per_game": per_game(self.rounds),
+            "turns_per_round": {"mean": round(turns_total / rounds, 2) if rounds else 0,
+                                "median": _quantile(self.round_turns, 0.5),
+                                "p95": _quantile(self.round_turns, 0.95)},
+            "decisions_per_game": per_game(self.decisions),
+            "cards_drawn_per_game": per_game(self.counts["drawn"]),
+            "challenges": {"made": self.counts["challenges"], "won": self.counts["challenges_won"]},
+            "uno_penalties": self.counts["catches"],
+            "reshuffles": self.counts["reshuffles"],
+            "stalls": self.outcomes.get("stalled", 0),
+            "errors": dict(self.errors.most_common(5)),
+        }
