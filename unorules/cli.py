@@ -282,6 +282,28 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
     sys.exit(1 if d["errors"] else 0)
 
 
+@cli.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--json", "as_json", is_flag=True, help="A machine-readable report.")
+@click.option("-v", "--verbose", is_flag=True, help="Show the decision trace of passing scenarios too.")
+def test_cmd(paths, as_json, verbose):
+    """Run scenario files and folders (SCENARIOS.md): one line per scenario, exit 1 on any failure."""
+    from .testing import report, run_scenarios
+    results = run_scenarios(paths)
+    passed = sum(r.ok for r in results)
+    failed = len(results) - passed
+    if as_json:
+        click.echo(json.dumps({"passed": passed, "failed": failed, "results": [r.as_dict() for r in results]}, indent=2))
+    else:
+        for r in results:
+            click.echo(report(r))
+            if verbose and r.ok:
+                for t in r.trace:
+                    click.echo(f"        {t}")
+        click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed or not results else 0)
+
+
 def main():
     try:
         cli(standalone_mode=True)

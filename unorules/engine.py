@@ -81,7 +81,7 @@ class Game:
     """An immutable factory: a compiled rulebook with its options."""
 
     def __init__(self, rules: Compiled, players: int = 4, *, rounds: str = "rulebook", log_events: bool = False,
-                 turn_cap: int | None = None, perform_chance: float | None = None):
+                 turn_cap: int | None = None, perform_chance: float | None = None, stop_after_round: bool = False):
         if not rules.min_players <= players <= rules.max_players:
             raise RuleRuntimeError(f"`{rules.name}` is for {rules.min_players} to {rules.max_players} players, not {players}")
         if rounds not in ("rulebook", "single", "match"):
@@ -92,6 +92,7 @@ class Game:
         self.log_events = log_events
         self.turn_cap = turn_cap or rules.turn["turn_cap"]
         self.perform_chance = perform_chance
+        self.stop_after_round = stop_after_round
         sizes = {len(d) for d in rules.deck}
         if len(sizes) > 1:
             raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
@@ -356,7 +357,7 @@ class State:
             color_names=self.rules.color_names)
 
     # -- primitives the rules use ---------------------------------------------------------------
-    def draw_cards(self, p, n, why="draw"):
+    def draw_cards(self, p, n, why="draw", emit=True):
         n = min(int(n), MAX_DRAW)
         if n <= 0 or p is None:
             return []
@@ -373,7 +374,7 @@ class State:
             self.counts["drawn"] += len(got)
             if p in self.exposed:
                 self.exposed.remove(p)
-            if self.log is not None:
+            if emit and self.log is not None:
                 self.emit("draw", player=p, count=len(got), cards=[self.card_name(c) for c in got], why=why)
         return got
 
@@ -405,6 +406,30 @@ class State:
         if not self.discard:
             return True
         return self.ccolor[card] == self.color or self.ckind[card] == self.ckind[self.discard[-1]]
+
+    def why_unplayable(self, p, card, how="play") -> str:
+        """Why `card` may not be played by p now, in words (for scripts, the API and people)."""
+        d = self.decision
+        name = self.card_name(card)
+        if d is None:
+            return "the game is over"
+        if d.player != p:
+            return f"it is seat {d.player}'s decision, not seat {p}'s"
+        if d.kind == "drawn":
+            return f"only the card just drawn may be played now, not `{name}`"
+        if d.kind == "respond":
+            return f"`{name}` cannot answer this attack"
+        if d.kind == "jump_in":
+            return f"`{name}` is not identical to the top card"
+        k = self.rules.kinds[self.ckind[card]]
+        env = {"me": p, "_who": p, "card": card}
+        if k.playable is not None and not k.playable(self, env):
+            return f"`{name}` may not be played now (its `playable when` rule is false)"
+        if k.legal is not None and k.challenge is None and not k.legal(self, env):
+            return f"`{name}` may not be played now (its `legal when` rule is false)"
+        top = self.discard[-1] if self.discard else None
+        color = self.rules.color_names[self.color] if self.color != NO_COLOR else "none"
+        return f"`{name}` does not match the top card `{self.card_name(top)}` (color {color})"
 
     def play_options(self, p, kind="play", cards=None):
         hand = self.hands[p] if cards is None else cards
@@ -553,19 +578,20 @@ def _depth_down(s):
     s.depth -= 1
 
 
-def begin_round(s: State):
+def begin_round(s: State, shuffle: bool = True):
     s.round += 1
     s.turns = 0
-    cards = s.draw_pile + s.discard
-    for h in s.hands:
-        cards += h
-        h.clear()
-    s.discard = []
-    if s.side != 0:
-        s.set_side(0)
-    cards.sort()
-    s.rng.shuffle(cards)
-    s.draw_pile = cards
+    if shuffle:
+        cards = s.draw_pile + s.discard
+        for h in s.hands:
+            cards += h
+            h.clear()
+        s.discard = []
+        if s.side != 0:
+            s.set_side(0)
+        cards.sort()
+        s.rng.shuffle(cards)
+        s.draw_pile = cards
     s.direction = 1
     s.color = NO_COLOR
     s.skips = [0] * s.n
@@ -754,11 +780,7 @@ def turn_draw(s: State, p):
     rules = s.rules
     got = []
     if rules.turn["draw_until_playable"]:
-        for _ in range(MAX_DRAW):
-            one = s.draw_cards(p, 1)
-            got += one
-            if not one or s.playable(p, one[0]):
-                break
+        got = _draw_until(s, p, lambda c: s.playable(p, c), "until_playable")
     else:
         got = s.draw_cards(p, 1)
     s.push(after_turn_draw, p, got[-1] if got else None)
@@ -789,6 +811,12 @@ def _after_round(s: State):
     winner = s.match_over()
     if winner is not None or s.active_count() <= 1:
         s.finish(winner if winner is not None else s.round_winner, "win")
+        return
+    if s.game.stop_after_round:            # scenarios stop when the round ends
+        s.terminal = True
+        s.outcome = "round_over"
+        s.decision = None
+        s.agenda.clear()
         return
     s.push(begin_round)
 
@@ -924,19 +952,25 @@ def act_draw(s, env, p, ex, kw):
     s.draw_cards(p, ex["count"](s, env))
 
 
+def _draw_until(s, p, stop, why):
+    got = []
+    for _ in range(MAX_DRAW):
+        one = s.draw_cards(p, 1, why, emit=False)
+        got += one
+        if not one or stop(one[0]):
+            break
+    if got and s.log is not None:
+        s.emit("draw", player=p, count=len(got), cards=[s.card_name(c) for c in got], why=why)
+    return got
+
+
 def act_draw_until_color(s, env, p, ex, kw):
     want = ex["color"](s, env)
-    for _ in range(MAX_DRAW):
-        got = s.draw_cards(p, 1, "until_color")
-        if not got or s.ccolor[got[0]] == want:
-            return
+    _draw_until(s, p, lambda c: s.ccolor[c] == want, "until_color")
 
 
 def act_draw_until_playable(s, env, p, ex, kw):
-    for _ in range(MAX_DRAW):
-        got = s.draw_cards(p, 1, "until_playable")
-        if not got or s.playable(p, got[0]):
-            return
+    _draw_until(s, p, lambda c: s.playable(p, c), "until_playable")
 
 
 def act_lose_turn(s, env, p, ex, kw):

@@ -1,0 +1,660 @@
+"""Scenario files (../shared/SCENARIOS.md): a given state, scripted decisions, expectations.
+
+`load_scenarios(path)` reads and validates a file (unknown keys, unknown cards, cards placed more
+often than the deck holds them, seats out of range: each reported with file, key path and a hint);
+`run(scenario)` sets up the state exactly, answers the engine's decisions from the script (with
+the `defaults` rule), fixes chance outcomes, stops as the format says and compares `expect`.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .compiler import NO_COLOR, compile_rulebook
+from .engine import DRAW, KEEP, Action, Game, State, begin_round, begin_turn, turn_up
+from .errors import Diagnostic, RulebookError, UnorulesError, did_you_mean
+from .loader import parse_yaml, read_text
+
+TOP_KEYS = ["name", "rulebook", "include", "with", "players", "seed", "given", "start", "defaults", "script", "expect"]
+GIVEN_KEYS = ["dealer", "hands", "discard", "draw_pile", "color", "turn", "direction", "side", "scores"]
+EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side", "draw_pile_size", "discard_size",
+               "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error"]
+DECISION_KEYS = ["play", "draw", "keep", "challenge", "respond", "jump_in", "catch", "perform", "choose", "chance", "expect"]
+MODIFIERS = ["color", "target", "uno"]
+DEFAULT_KINDS = ["challenge", "catch", "jump_in", "respond", "perform", "keep", "choose", "draw"]
+
+# engine decision kind -> the script keys that answer it
+ANSWERS = {"turn": ("play", "draw"), "drawn": ("play", "keep"), "color": ("choose",), "player": ("choose",),
+           "card": ("choose",), "challenge": ("challenge",), "respond": ("respond",), "jump_in": ("jump_in",),
+           "catch": ("catch",), "perform": ("perform",), "chance": ("chance",)}
+
+
+class ScenarioError(RulebookError):
+    """A scenario file that cannot be run as written."""
+
+
+@dataclass
+class Scenario:
+    name: str
+    file: str
+    data: dict
+    spans: object
+    text: str
+    index: int = 0
+
+
+@dataclass
+class Result:
+    scenario: Scenario
+    ok: bool
+    message: str = ""
+    trace: list[str] = field(default_factory=list)
+    state: State | None = None
+
+    def as_dict(self):
+        return {"name": self.scenario.name, "file": self.scenario.file, "ok": self.ok, "message": self.message,
+                "trace": self.trace}
+
+
+# ---------------------------------------------------------------------------------------------
+# loading
+
+def load_scenarios(path: str | Path) -> list[Scenario]:
+    path = Path(path)
+    file = str(path)
+    text = read_text(path, file)
+    data, spans = parse_yaml(text, file)
+    diags: list[Diagnostic] = []
+
+    def err(msg, node, key=None, help_=None):
+        diags.append(Diagnostic("U0801", msg, file, spans.at(node, key) if key is not None else spans.at(node),
+                                help=help_))
+
+    if isinstance(data, dict) and "scenarios" in data:
+        extra = set(data) - {"scenarios"}
+        for k in extra:
+            err(f"unknown key `{k}` beside `scenarios`", data, k, "a file holds one scenario, or a list under `scenarios:`")
+        items = data["scenarios"]
+        if not isinstance(items, list):
+            err("`scenarios` must be a list of scenarios", data, "scenarios")
+            items = []
+    else:
+        items = [data]
+    out = []
+    for i, sc in enumerate(items):
+        if not isinstance(sc, dict):
+            err("a scenario must be a mapping with `name`, `rulebook`, `players`", sc if isinstance(sc, (list, dict)) else data)
+            continue
+        _check_keys(sc, TOP_KEYS, "", err)
+        for req in ("name", "rulebook", "players"):
+            if req not in sc:
+                err(f"the scenario needs `{req}`", sc)
+        if isinstance(sc.get("given"), dict):
+            _check_keys(sc["given"], GIVEN_KEYS, "given.", err)
+        if isinstance(sc.get("expect"), dict):
+            _check_keys(sc["expect"], EXPECT_KEYS, "expect.", err)
+        if isinstance(sc.get("defaults"), dict):
+            _check_keys(sc["defaults"], DEFAULT_KINDS, "defaults.", err)
+        if "start" in sc and sc["start"] not in ("turn", "turn_up", "deal"):
+            err(f"`start` must be `turn`, `turn_up` or `deal`, not `{sc['start']}`", sc, "start",
+                did_you_mean(str(sc["start"]), ["turn", "turn_up", "deal"]))
+        if not isinstance(sc.get("players", 2), int) or isinstance(sc.get("players"), bool):
+            err("`players` must be a whole number", sc, "players")
+        script = sc.get("script", [])
+        if not isinstance(script, list):
+            err("`script` must be a list of decisions", sc, "script")
+        else:
+            for j, entry in enumerate(script):
+                if not isinstance(entry, dict):
+                    err(f"script[{j}] must be a mapping such as `{{player: 0, play: red 5}}`", script, j)
+                    continue
+                _check_keys(entry, ["player"] + DECISION_KEYS + MODIFIERS, f"script[{j}].", err)
+                kinds = [k for k in DECISION_KEYS if k in entry]
+                if len(kinds) != 1:
+                    err(f"script[{j}] must hold exactly one decision ({', '.join(DECISION_KEYS)}), not "
+                        f"{len(kinds)}", script, j)
+                elif kinds[0] not in ("chance", "expect") and "player" not in entry:
+                    err(f"script[{j}] needs `player`: the seat the engine must be asking", script, j)
+                if "expect" in entry and isinstance(entry["expect"], dict):
+                    _check_keys(entry["expect"], EXPECT_KEYS, f"script[{j}].expect.", err)
+        out.append(Scenario(str(sc.get("name", f"{path.stem}[{i}]")), file, sc, spans, text, i))
+    if diags:
+        raise ScenarioError(diags, {file: text})
+    return out
+
+
+def _check_keys(d, allowed, prefix, err):
+    for k in d:
+        if k not in allowed:
+            err(f"unknown key `{prefix}{k}`", d, k, did_you_mean(str(k), allowed) or
+                "allowed: " + ", ".join(f"`{a}`" for a in allowed))
+
+
+# ---------------------------------------------------------------------------------------------
+# building the given state
+
+class _Setup:
+    def __init__(self, sc: Scenario, rules, game):
+        self.sc, self.rules, self.game = sc, rules, game
+        self.diags: list[Diagnostic] = []
+        self.cards: list[tuple] = []
+        self.used: Counter = Counter()
+        nsides = len(rules.sides)
+        self.deck_counts = [Counter(d) for d in rules.deck]
+        self.nsides = nsides
+
+    def err(self, msg, node, key=None, help_=None, code="U0801"):
+        sp = self.sc.spans
+        self.diags.append(Diagnostic(code, msg, self.sc.file, sp.at(node, key) if key is not None else sp.at(node),
+                                     help=help_))
+
+    def card(self, name, node, key):
+        """A new physical card for a card name of the scenario; None (with a diagnostic) if unknown."""
+        rules = self.rules
+        if not isinstance(name, str):
+            self.err(f"`{name}` is not a card: write `red 5`, `wild`, or `red 5 / teal skip` for two sides",
+                     node, key, code="U0802")
+            return None
+        parts = [p.strip() for p in name.split("/")]
+        if len(parts) != self.nsides:
+            if self.nsides > 1:
+                self.err(f"`{name}`: this rulebook's cards have {self.nsides} faces", node, key,
+                         "write both faces: `<light face> / <dark face>`", "U0802")
+            else:
+                self.err(f"`{name}`: this rulebook's cards have one face", node, key, "remove the ` / ...` part", "U0802")
+            return None
+        faces = []
+        for side, part in enumerate(parts):
+            part = " ".join(part.split())
+            f = rules.face_by_name.get(part)
+            if f is None or self.deck_counts[side][f] == 0:
+                names = sorted({rules.face_names[x] for x in self.deck_counts[side]})
+                self.err(f"there is no card `{part}` in the deck of `{rules.name}`"
+                         + (f" (side {rules.sides[side]})" if self.nsides > 1 else ""), node, key,
+                         did_you_mean(part, names) or "a colored card is `<color> <face>`, a wild card is its kind",
+                         "U0802")
+                return None
+            self.used[(side, f)] += 1
+            if self.used[(side, f)] == self.deck_counts[side][f] + 1:
+                self.err(f"`{part}` is placed more often than the deck holds it ({self.deck_counts[side][f]})",
+                         node, key, "remove one, or use another card", "U0802")
+            faces.append(f)
+        self.cards.append(tuple(faces))
+        return len(self.cards) - 1
+
+    def card_list(self, lst, node, key):
+        if lst is None:
+            return []
+        if not isinstance(lst, list):
+            self.err(f"`{key}` must be a list of cards", node, key)
+            return []
+        out = []
+        for i, name in enumerate(lst):
+            c = self.card(name, lst, i)
+            if c is not None:
+                out.append(c)
+        return out
+
+    def seat(self, v, node, key):
+        n = self.game.players
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n:
+            self.err(f"seat `{v}` is out of range: seats are 0 to {n - 1}", node, key)
+            return None
+        return v
+
+    def color(self, v, node, key):
+        if v not in self.rules.color_names:
+            self.err(f"unknown color `{v}`", node, key, did_you_mean(str(v), self.rules.color_names))
+            return None
+        return self.rules.color_names.index(v)
+
+
+def build(sc: Scenario) -> tuple[State, Game]:
+    from .loader import SUFFIXES, load
+    d = sc.data
+    base = Path(sc.file).parent
+    rb_name = str(d["rulebook"])
+    # a shipped rulebook's name, or a path relative to the scenario file
+    looks_like_path = Path(rb_name).suffix in SUFFIXES or "/" in rb_name
+    source = (base / rb_name) if looks_like_path else rb_name
+    include = tuple(d.get("include") or ())
+    with_ = tuple(str(base / w) for w in (d.get("with") or ()))
+    try:
+        rb = load(source, include=include, with_=with_)
+    except RulebookError as e:
+        raise ScenarioError(e.diagnostics, e.texts) from None
+    rules = compile_rulebook(rb)
+    players = d["players"]
+    try:
+        game = Game(rules, players, log_events=True, stop_after_round=True)
+    except UnorulesError as e:
+        raise ScenarioError([Diagnostic("U0801", str(e), sc.file, sc.spans.at(d, "players"))], {sc.file: sc.text}) from None
+    su = _Setup(sc, rules, game)
+    given = d.get("given") or {}
+    start = d.get("start", "turn")
+    s = State(game, int(d.get("seed", 0)))
+    s.round = 0
+    hands = [[] for _ in range(players)]
+    raw_hands = given.get("hands") or {}
+    if not isinstance(raw_hands, dict):
+        su.err("`given.hands` must map seats to lists of cards", given, "hands")
+        raw_hands = {}
+    for seat, cards in raw_hands.items():
+        sq = su.seat(seat, raw_hands, seat)
+        lst = su.card_list(cards, raw_hands, seat)
+        if sq is not None:
+            hands[sq] = lst
+    discard = su.card_list(given.get("discard"), given, "discard")
+    draw = su.card_list(given.get("draw_pile"), given, "draw_pile")
+    if start == "deal" and any(hands):
+        su.err("with `start: deal` the hands are dealt by the engine: leave `hands` out", given, "hands")
+    if start in ("turn_up", "deal"):
+        for key in ("discard", "color", "turn"):
+            if key in given:
+                su.err(f"with `start: {start}`, `given.{key}` is not given: the engine turns up the first card",
+                       given, key)
+        if not draw:
+            su.err(f"with `start: {start}` the draw pile cannot be empty", given, "draw_pile" if "draw_pile" in given else None)
+    elif not discard:
+        su.err("with `start: turn` the discard pile needs at least its top card", given if given else d,
+               "discard" if "discard" in given else None, "add `discard: [red 3]`, or use `start: turn_up`")
+    dealer = su.seat(given.get("dealer", players - 1), given, "dealer") if "dealer" in given else players - 1
+    side = 0
+    if "side" in given:
+        if given["side"] not in rules.sides:
+            su.err(f"unknown side `{given['side']}`", given, "side", did_you_mean(str(given["side"]), rules.sides))
+        else:
+            side = rules.sides.index(given["side"])
+    if su.diags:
+        raise ScenarioError(su.diags, {sc.file: sc.text})
+    s.setup_cards(su.cards)
+    s.set_side(side)
+    s.hands = hands
+    s.discard = discard
+    s.draw_pile = list(reversed(draw))
+    s.dealer = dealer if dealer is not None else players - 1
+    direction = given.get("direction", "clockwise")
+    if direction not in ("clockwise", "counterclockwise"):
+        su.err("`direction` is `clockwise` or `counterclockwise`", given, "direction")
+    s.direction = 1 if direction == "clockwise" else -1
+    if "scores" in given:
+        for seat, v in (given["scores"] or {}).items():
+            sq = su.seat(seat, given["scores"], seat)
+            if sq is not None:
+                s.scores[sq] = int(v)
+    if start == "turn":
+        s.round = 1
+        top = discard[-1]
+        s.color = s.ccolor[top]
+        if "color" in given:
+            c = su.color(given["color"], given, "color")
+            if c is not None:
+                if c not in rules.side_colors[side]:
+                    su.err(f"`{given['color']}` is not a color of the side in play", given, "color")
+                s.color = c
+        elif s.color == NO_COLOR:
+            su.err("the top card has no color: give the current `color`", given, "discard")
+        turn = su.seat(given["turn"], given, "turn") if "turn" in given else s.step(s.dealer, 1)
+        s.streak = 1
+        if su.diags:
+            raise ScenarioError(su.diags, {sc.file: sc.text})
+        s.current = turn
+        s.push(begin_turn, turn)
+    elif start == "turn_up":
+        s.round = 1
+        s.push(turn_up)
+    else:
+        s.push(begin_round, False)
+    if su.diags:
+        raise ScenarioError(su.diags, {sc.file: sc.text})
+    s.run()
+    return s, game
+
+
+# ---------------------------------------------------------------------------------------------
+# running
+
+def _card_matches(s: State, card: int, name) -> bool:
+    if not isinstance(name, str):
+        return False
+    want = " ".join(name.split())
+    if "/" in want:
+        return " / ".join(p.strip() for p in want.split("/")) == s.full_name(card)
+    return s.card_name(card) == want
+
+
+def _describe(s: State, d) -> str:
+    who = "chance" if d.player is None else f"seat {d.player}"
+    return f"{who}: {d.kind} [{', '.join(s.action_name(a) for a in d.options)}]"
+
+
+def _entry_text(e: dict) -> str:
+    return "{" + ", ".join(f"{k}: {v}" for k, v in e.items()) + "}"
+
+
+def _default_answer(s: State, d, value):
+    """The action that a `defaults` value answers decision d with, or None."""
+    for a in d.options:
+        if d.kind in ("challenge", "perform") and a.value == bool(value):
+            return a
+        if d.kind in ("respond", "jump_in", "catch") and value is False and a.value is None:
+            return a
+        if d.kind == "drawn" and value is True and a.kind == "keep":
+            return a
+    if d.kind == "catch" and value is True:
+        return next((a for a in d.options if a.value is not None), None)
+    return None
+
+
+class _Reject(Exception):
+    pass
+
+
+def _answer(s: State, d, key, entry) -> Action:
+    """The engine action for a matching script entry, or _Reject with the engine's message."""
+    v = entry[key]
+    call = bool(entry.get("uno", False))
+    if key in ("play", "respond", "jump_in"):
+        if v is False and key != "play":
+            return next(a for a in d.options if a.value is None)
+        if isinstance(v, list):
+            if len(v) == 1:
+                v = v[0]
+            else:
+                raise _Reject("this rulebook does not let several cards be played at once")
+        p = d.player
+        holding = [c for c in s.hands[p] if _card_matches(s, c, v)]
+        if not holding:
+            raise _Reject(f"seat {p} holds no `{v}` (hand: {', '.join(s.card_name(c) for c in s.hands[p]) or 'empty'})")
+        faces = {s.face_of(c) for c in holding}
+        for a in d.options:
+            if a.kind == (key if key != "play" else "play") and a.value is not None and s.face_of(a.value) in faces \
+                    and a.call == call:
+                return a
+        if any(a.value is not None and s.face_of(a.value) in faces for a in d.options):
+            raise _Reject(f"`{v}` cannot be played {'with' if call else 'without'} calling here")
+        raise _Reject(s.why_unplayable(p, holding[0], key))
+    if key == "draw":
+        if DRAW in d.options and v is True:
+            return DRAW
+        raise _Reject("drawing is not allowed now" if v is True else "`draw` takes `true`")
+    if key == "keep":
+        if KEEP in d.options and v is True:
+            return KEEP
+        raise _Reject("the drawn card must be played" if v is True else "`keep` takes `true`")
+    if key in ("challenge", "perform"):
+        if not isinstance(v, bool):
+            raise _Reject(f"`{key}` takes true or false")
+        return next(a for a in d.options if a.value == v)
+    if key == "catch":
+        if v is False:
+            return next(a for a in d.options if a.value is None)
+        for a in d.options:
+            if a.value == v:
+                return a
+        raise _Reject(f"seat {v} cannot be caught now: " +
+                      ("nobody" if not s.exposed else "only seat " + ", ".join(map(str, s.exposed))) +
+                      " missed the call")
+    if key == "chance":
+        for a in d.options:
+            if a.value == v:
+                return a
+        raise _Reject(f"`{v}` is not an outcome of this chance (outcomes: {', '.join(str(a.value) for a in d.options)})")
+    if key == "choose":
+        return _choose(s, d, v)
+    raise _Reject(f"cannot answer a {d.kind} decision with `{key}`")
+
+
+def _choose(s: State, d, v) -> Action:
+    if d.kind == "color":
+        names = s.rules.color_names
+        for a in d.options:
+            if names[a.value] == v:
+                return a
+        raise _Reject(f"`{v}` is not a color that may be chosen now (colors: "
+                      f"{', '.join(names[a.value] for a in d.options)})")
+    if d.kind == "player":
+        for a in d.options:
+            if a.value == v:
+                return a
+        raise _Reject(f"seat {v} may not be chosen (may: {', '.join(str(a.value) for a in d.options)})")
+    if d.kind == "card":
+        for a in d.options:
+            if _card_matches(s, a.value, v):
+                return a
+        raise _Reject(f"`{v}` may not be chosen (may: {', '.join(s.card_name(a.value) for a in d.options)})")
+    raise _Reject(f"nothing to choose in a {d.kind} decision")
+
+
+def run(sc: Scenario) -> Result:
+    trace: list[str] = []
+    try:
+        s, game = build(sc)
+    except ScenarioError as e:
+        return Result(sc, False, e.render(), trace)
+    d_ = sc.data
+    script = list(d_.get("script") or [])
+    defaults = dict(d_.get("defaults") or {})
+    pending: dict = {}          # color/target of the last entry, for the same player's follow-up choice
+    i = 0
+    rejected = None
+
+    def check(expect, where):
+        problems = compare(s, expect, rejected)
+        if problems:
+            raise _Fail(f"{where}: {problems[0]}")
+
+    try:
+        guard = 0
+        while True:
+            guard += 1
+            if guard > 100000:
+                raise _Fail("the scenario ran 100000 decisions without stopping")
+            while i < len(script) and "expect" in script[i]:
+                check(script[i]["expect"] or {}, f"checkpoint script[{i}]")
+                trace.append(f"checkpoint script[{i}] holds")
+                i += 1
+            if s.terminal:
+                if i < len(script):
+                    raise _Fail(f"the game ended ({s.outcome}) before script[{i}] {_entry_text(script[i])}")
+                break
+            d = s.decision
+            answer = None
+            # a follow-up choice named with the previous entry (`color:`, `target:`)
+            if pending.get("player") == d.player and d.kind == "color" and "color" in pending:
+                answer = _choose(s, d, pending.pop("color"))
+            elif pending.get("player") == d.player and d.kind == "player" and "target" in pending:
+                answer = _choose(s, d, pending.pop("target"))
+            if answer is not None:
+                trace.append(f"asked {_describe(s, d)} -> {s.action_name(answer)} (from the entry before)")
+                s.apply_action(answer)
+                continue
+            entry = script[i] if i < len(script) else None
+            keys = ANSWERS.get(d.kind, ())
+            ekey = next((k for k in DECISION_KEYS if entry is not None and k in entry), None)
+            matches = entry is not None and ekey in keys and (d.kind == "chance" or entry.get("player") == d.player)
+            if matches:
+                pending = {}
+                try:
+                    answer = _answer(s, d, ekey, entry)
+                except _Reject as r:
+                    rejected = str(r)
+                    trace.append(f"asked {_describe(s, d)} -> script[{i}] {_entry_text(entry)} REJECTED: {r}")
+                    if i == len(script) - 1 and "error" in (d_.get("expect") or {}):
+                        i += 1
+                        break
+                    raise _Fail(f"script[{i}] {_entry_text(entry)} was rejected: {r}")
+                trace.append(f"asked {_describe(s, d)} -> {s.action_name(answer)} (script[{i}])")
+                for m in ("color", "target"):
+                    if m in entry:
+                        pending[m] = entry[m]
+                        pending["player"] = d.player
+                i += 1
+                s.apply_action(answer)
+                continue
+            dkey = keys[0] if keys else None
+            if d.kind == "perform" and "perform" in defaults:
+                dkey = "perform"
+            if dkey in defaults and d.kind not in ("turn",):
+                answer = _default_answer(s, d, defaults[dkey])
+                if answer is not None:
+                    trace.append(f"asked {_describe(s, d)} -> {s.action_name(answer)} (default)")
+                    s.apply_action(answer)
+                    continue
+            if d.probs is not None and (entry is None or ekey not in ("chance", "perform")):
+                if i >= len(script):
+                    break
+                # randomness the script does not fix: the scenario's seed decides
+                answer = s.rng.choices(d.options, d.probs)[0]
+                trace.append(f"asked {_describe(s, d)} -> {s.action_name(answer)} (seed)")
+                s.apply_action(answer)
+                continue
+            if entry is None:
+                break
+            raise _Fail(f"the engine asked {_describe(s, d)}, but script[{i}] holds {_entry_text(entry)}")
+        problems = compare(s, d_.get("expect") or {}, rejected)
+        if problems:
+            raise _Fail(problems[0])
+        if "error" in (d_.get("expect") or {}) and rejected is None:
+            raise _Fail(f"expected the last decision to be rejected with \"{d_['expect']['error']}\", but it was accepted")
+    except _Fail as f:
+        return Result(sc, False, str(f), trace, s)
+    except UnorulesError as e:
+        return Result(sc, False, f"error: {e}", trace, s)
+    if s.outcome == "error":
+        return Result(sc, False, f"runtime rule error: {s.error}", trace, s)
+    return Result(sc, True, "", trace, s)
+
+
+class _Fail(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+# expectations
+
+def _names(s, cards, full):
+    return sorted((s.full_name(c) if full else s.card_name(c)) for c in cards)
+
+
+def _norm(name):
+    if not isinstance(name, str):
+        return str(name)
+    if "/" in name:
+        return " / ".join(" ".join(p.split()) for p in name.split("/"))
+    return " ".join(name.split())
+
+
+def compare(s: State, expect: dict, rejected: str | None) -> list[str]:
+    out = []
+    rules = s.rules
+
+    def diff(key, want, got):
+        out.append(f"expect.{key}: expected {want}, got {got}")
+
+    for key, want in expect.items():
+        if key == "hands":
+            for seat, cards in want.items():
+                cards = [_norm(c) for c in cards]
+                full = any("/" in c for c in cards)
+                got = _names(s, s.hands[seat], full)
+                if sorted(cards) != got:
+                    diff(f"hands.{seat}", sorted(cards), got)
+        elif key == "hand_sizes":
+            for seat, n in want.items():
+                if len(s.hands[seat]) != n:
+                    diff(f"hand_sizes.{seat}", n, f"{len(s.hands[seat])} ({', '.join(s.card_name(c) for c in s.hands[seat])})")
+        elif key == "top":
+            got = s.full_name(s.discard[-1]) if "/" in str(want) else s.card_name(s.discard[-1]) if s.discard else None
+            if _norm(want) != got:
+                diff("top", want, got)
+        elif key == "color":
+            got = rules.color_names[s.color] if s.color != NO_COLOR else None
+            if want != got:
+                diff("color", want, got)
+        elif key == "turn":
+            got = None if s.terminal else s.decision.player
+            if want != got:
+                diff("turn", want, f"{got} (asked: {s.decision.kind if s.decision else 'nothing, the game is over'})")
+        elif key == "direction":
+            got = "clockwise" if s.direction == 1 else "counterclockwise"
+            if want != got:
+                diff("direction", want, got)
+        elif key == "side":
+            if want != rules.sides[s.side]:
+                diff("side", want, rules.sides[s.side])
+        elif key == "draw_pile_size":
+            if want != len(s.draw_pile):
+                diff("draw_pile_size", want, len(s.draw_pile))
+        elif key == "discard_size":
+            if want != len(s.discard):
+                diff("discard_size", want, len(s.discard))
+        elif key == "draw_pile_top":
+            full = any("/" in str(c) for c in want)
+            got = [(s.full_name(c) if full else s.card_name(c)) for c in reversed(s.draw_pile[-len(want):])] if want else []
+            if [_norm(c) for c in want] != got:
+                diff("draw_pile_top", want, got)
+        elif key == "scores":
+            for seat, n in want.items():
+                if s.scores[seat] != n:
+                    diff(f"scores.{seat}", n, s.scores[seat])
+        elif key == "round_winner":
+            if want != s.round_winner:
+                diff("round_winner", want, s.round_winner)
+        elif key == "seats":
+            for seat, player in want.items():
+                if s.seats[seat] != player:
+                    diff(f"seats.{seat}", player, s.seats[seat])
+        elif key == "eliminated":
+            got = [p for p in range(s.n) if s.out[p]]
+            if sorted(want) != got:
+                diff("eliminated", sorted(want), got)
+        elif key == "events":
+            problem = _match_events(s.log or [], want)
+            if problem:
+                out.append(problem)
+        elif key == "error":
+            if rejected is None:
+                pass            # reported by the runner
+            elif str(want) not in rejected:
+                diff("error", f"a message containing \"{want}\"", f"\"{rejected}\"")
+    return out
+
+
+def _match_events(log, want) -> str | None:
+    j = 0
+    for k, w in enumerate(want):
+        while j < len(log) and not all(_ev_eq(log[j].get(f), v) for f, v in w.items()):
+            j += 1
+        if j == len(log):
+            seen = [e for e in log if e.get("type") == w.get("type")]
+            return (f"expect.events[{k}]: no event {w} after the events matched before it; events of type "
+                    f"`{w.get('type')}`: {seen[:6] if seen else 'none'}")
+        j += 1
+    return None
+
+
+def _ev_eq(got, want):
+    if isinstance(want, str) and isinstance(got, str):
+        return _norm(want) == _norm(got)
+    return got == want
+
+
+def run_file(path) -> list[Result]:
+    try:
+        scenarios = load_scenarios(path)
+    except RulebookError as e:
+        sc = Scenario(Path(path).name, str(path), {}, None, "")
+        return [Result(sc, False, e.render())]
+    return [run(sc) for sc in scenarios]
+
+
+def scenario_files(paths) -> list[Path]:
+    out = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+        else:
+            out.append(p)
+    return out
