@@ -177,7 +177,8 @@ def _build(node, loader, spans: Spans, depth: int, file: str, text: str):
             elif not isinstance(key, str):
                 raise RulebookError([Diagnostic("U0103", "a key must be text", file, _mark_span(k))], {file: text})
             out[key] = _build(v, loader, spans, depth + 1, file, text)
-            spans.put(out, _mark_span(k) if not isinstance(v, (yaml.MappingNode, yaml.SequenceNode)) else _mark_span(k), key)
+            spans.put(out, _mark_span(k), key)
+            spans.put(out, _mark_span(k), ("key", key))
             if not isinstance(v, (yaml.MappingNode, yaml.SequenceNode)):
                 spans.put(out, _mark_span(v), key)
         return out

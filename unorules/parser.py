@@ -31,11 +31,14 @@ class Spans:
     def at(self, node, key=None) -> Span | None:
         return self._table.get((id(node), key)) or (self._table.get((id(node), None)) if key is not None else None)
 
-    def find(self, root, path) -> Span | None:
-        """The most specific span along a JSON path (as jsonschema's `absolute_path`)."""
+    def find(self, root, path, last_is_key: bool = False) -> Span | None:
+        """The most specific span along a JSON path (as jsonschema's `absolute_path`); with
+        `last_is_key`, the span of the last key itself rather than of its value."""
         best = self.at(root)
         node = root
-        for key in path:
+        for i, key in enumerate(path):
+            if last_is_key and i == len(path) - 1:
+                return self._table.get((id(node), ("key", key))) or self.at(node, key) or best
             here = self.at(node, key)
             if here:
                 best = here
@@ -309,6 +312,7 @@ class ToIR(Transformer):
             return (key, value, _span_meta(meta))
         return method
 
+    turn_draw_until_playable = _flag("draw_until_playable", True)
     draw_only_when_stuck = _flag("draw_only_when_stuck", True)
     drawn_card_may_play = _flag("drawn_card", "may_play")
     drawn_card_must_play = _flag("drawn_card", "must_play")

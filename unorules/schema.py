@@ -97,7 +97,7 @@ def schema_diagnostics(ir, spans, file: str) -> list[Diagnostic]:
             continue
         message, help_, key = _plain(error)
         path = list(error.absolute_path) + ([key] if key is not None else [])
-        span = spans.find(ir, path)
+        span = spans.find(ir, path, last_is_key=key is not None)
         if (message, span) in seen:
             continue
         seen.add((message, span))

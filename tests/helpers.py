@@ -1,0 +1,28 @@
+"""Shared helpers for the test suite."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from unorules.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def run_cli(*args, input=None):
+    """Invoke the CLI in-process; returns (exit_code, stdout, stderr)."""
+    result = CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=True)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write(tmp_path, name, text, mode="w"):
+    p = tmp_path / name
+    if mode == "wb":
+        p.write_bytes(text)
+    else:
+        p.write_text(text, encoding="utf-8")
+    return p

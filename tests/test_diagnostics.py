@@ -1,0 +1,189 @@
+"""Diagnostics: every error code has a failing example (and its fix validates); the full rendered
+message of a representative set; hostile input ends in a clear error, never a traceback or a hang."""
+from __future__ import annotations
+
+import pytest
+
+from unorules.errors import CODES, RulebookError
+from unorules.loader import load
+
+from helpers import run_cli, write
+
+BASE = "rulebook t\ncolors red blue\ncard 1..9 { number points card.rank }\ncard w { wild points 50 on play: choose color }\n" \
+       "deck { per color: 2 × 1..9\n 4 × w }\n"
+
+# code -> (failing text appended to BASE, the fixed text). Whole files where BASE does not fit.
+CASES = {
+    "U0101": (BASE + "card x { points }\n", BASE + "card x { wild points 1 }\n"),
+    "U0102": (BASE + "card x { wild\n", BASE + "card x { wild }\n"),
+    "U0201": (BASE + "card x { wild on play: draw bonus }\n", BASE + "option bonus = 1\ncard x { wild on play: draw bonus }\n"),
+    "U0202": (BASE.replace("colors red blue", "colors red blue red"), BASE),
+    "U0203": (BASE + "card x { wild on play: set color bleu }\n", BASE + "card x { wild on play: set color blue }\n"),
+    "U0204": (BASE + "deck { 2 × wilde }\n", BASE + "deck { 2 × w }\n"),
+    "U0205": (BASE + "on plays: reverse\n", BASE + "on play: reverse\n"),
+    "U0206": (BASE + "include no_such_module\n", BASE),
+    "U0207": (BASE + "card x { wild on play: chosen lose turn }\n",
+              BASE + "card x { wild on play: choose player; chosen lose turn }\n"),
+    "U0301": (BASE + "card x { wild on play: draw me.hand }\n", BASE + "card x { wild on play: draw me.hand.size }\n"),
+    "U0302": (BASE + "card x { wild on play: draw me.hand.length }\n", BASE + "card x { wild on play: draw me.hand.size }\n"),
+    "U0402": (BASE + "setup { hand 5 hand 6 }\n", BASE + "setup { hand 5 }\n"),
+    "U0403": (BASE + "card x { wild on play: add 2 }\n", BASE + "card x { wild on play: draw 2 }\n"),
+    "U0501": (BASE + "setup { hand 30 }\n", BASE + "setup { hand 7 }\n"),
+    "U0502": (BASE + "deck { 2 × 5 }\n", BASE + "deck { per color: 2 × 5 }\n"),
+    "U0503": (BASE + "card 12..10 { number }\n", BASE + "card 10..12 { number }\n"),
+    "U0701": (BASE + "on draw: draw 1\n", BASE + "on draw if me.hand.size < 3: draw 1\n"),
+    "U0702": (BASE + "react to w with w: add 1\nreact to w with w: add 2\n", BASE + "react to w with w: add 1\n"),
+}
+
+
+def codes_of(path):
+    try:
+        load(path)
+    except RulebookError as e:
+        return [d.code for d in e.diagnostics]
+    return []
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_each_error_code_fails_and_its_fix_validates(tmp_path, code):
+    bad, good = CASES[code]
+    assert code in codes_of(write(tmp_path, "bad.uno", bad))
+    assert codes_of(write(tmp_path, "good.uno", good)) == []
+
+
+def test_file_level_codes(tmp_path):
+    assert codes_of(tmp_path / "missing.uno") == ["U0001"]
+    assert codes_of(write(tmp_path, "b.uno", b"rulebook t\0\0", "wb")) == ["U0002"]
+    assert codes_of(write(tmp_path, "c.uno", b"rulebook t \xff\xfe", "wb")) == ["U0002"]
+    assert codes_of(write(tmp_path, "d.uno", "rulebook t\n#" + "x" * 30000)) == ["U0003"]
+    assert codes_of(write(tmp_path, "e.txt", "rulebook t")) == ["U0004"]
+    assert codes_of(write(tmp_path, "f.yaml", "kind: [unclosed")) == ["U0103"]
+    assert codes_of(write(tmp_path, "g.yaml", "kind: !!python/object/apply:os.system ['echo hi']")) == ["U0104"]
+    assert codes_of(write(tmp_path, "h.yaml", "kind: rulebook\nname: 5\n")) == ["U0401"]
+
+
+def test_extends_cycles_and_kinds(tmp_path):
+    write(tmp_path, "a.uno", "rulebook a\nextends b\n")
+    write(tmp_path, "b.uno", "rulebook b\nextends a\n")
+    assert "U0601" in codes_of(tmp_path / "a.uno")
+    write(tmp_path, "m.uno", "module m\n")
+    write(tmp_path, "c.uno", BASE.replace("rulebook t", "rulebook c") + "extends m\n")
+    assert "U0602" in codes_of(tmp_path / "c.uno")
+    write(tmp_path, "d.uno", BASE.replace("rulebook t", "rulebook d") + "include m\n")
+    assert codes_of(tmp_path / "d.uno") == []
+
+
+def test_every_code_is_documented_and_explained():
+    code, out, err = run_cli("errors")
+    assert code == 0 and all(c in out for c in CODES)
+    code, out, err = run_cli("errors", "U0203")
+    assert code == 0 and out.startswith("U0203: unknown color")
+    code, out, err = run_cli("errors", "U9999")
+    assert code == 2
+
+
+def rendered(tmp_path, text, name="house.uno"):
+    p = write(tmp_path, name, text)
+    code, out, err = run_cli("validate", p)
+    assert code == 1
+    return err.replace(str(p), name)
+
+
+def test_rendered_unknown_color(tmp_path):
+    err = rendered(tmp_path, BASE + "card x { wild\n  on play: set color bleu }\n")
+    assert err == (
+        "house.uno:8:22: error[U0203]: unknown color `bleu`\n"
+        "  |\n"
+        "8 |   on play: set color bleu }\n"
+        "  |                      ^^^^ not a color\n"
+        "   = help: did you mean `blue`?\n"
+        "\n"
+        "1 of 1 invalid, 1 error\n")
+
+
+def test_rendered_syntax_error_says_what_was_expected(tmp_path):
+    err = rendered(tmp_path, "rulebook t\ncard skip {\n  on play: next lose\n}\n")
+    assert err.startswith(
+        "house.uno:4:1: error[U0101]: unexpected `}`\n"
+        "  |\n"
+        "4 | }\n"
+        "  | ^ not expected here\n"
+        "   = help: expected `turn`\n")
+
+
+def test_rendered_missing_brace(tmp_path):
+    err = rendered(tmp_path, "rulebook t\ncard skip {\n  points 20\n")
+    assert err.startswith(
+        "house.uno:3:12: error[U0102]: the file ends too early\n"
+        "  |\n"
+        "3 |   points 20\n"
+        "  |            ^ the file ends here\n"
+        "   = help: a `}` is missing: every `{` needs its `}`\n")
+
+
+def test_rendered_deck_too_small(tmp_path):
+    err = rendered(tmp_path, BASE + "setup { hand 30 }\n")
+    assert "error[U0501]: the deck has 40 cards: too few to deal 30 to 2 players and turn one up" in err
+    assert "= help: it needs at least 61 cards" in err
+
+
+def test_all_errors_of_a_file_are_reported_sorted(tmp_path):
+    err = rendered(tmp_path, BASE + "card x { wild on play: set color bleu\n draw me.hand\n chosen lose turn }\n"
+                              "deck { 2 × wilde }\n")
+    lines = [l for l in err.splitlines() if "error[" in l]
+    assert [l.split("error[")[1][:5] for l in lines] == ["U0203", "U0301", "U0207", "U0204"]
+    assert err.rstrip().endswith("1 of 1 invalid, 4 errors")
+
+
+def test_errors_in_an_included_module_point_into_the_module(tmp_path):
+    write(tmp_path, "mod.uno", "module mod\non play of 7: swap hands with chosen\n")
+    err = rendered(tmp_path, BASE + "include mod\n")
+    assert "/mod.uno:2:31: error[U0207]: `chosen` has no value here" in err
+
+
+# ---- hostile input -------------------------------------------------------------------------------
+
+HOSTILE = {
+    "empty.uno": b"",
+    "empty.yaml": b"",
+    "binary.uno": bytes(range(256)) * 4,
+    "latin1.uno": "rulebook café".encode("latin-1"),
+    "longline.uno": b"rulebook t\n" + b"#" * 1_100_000,
+    "nested.uno": b"rulebook t\ncard c { wild on play: " + b"if true { " * 5000 + b"}" * 5000 + b" }",
+    "nested_expr.uno": b"rulebook t\ncard c { points " + b"(" * 5000 + b"1" + b")" * 5000 + b" }",
+    "tag.yaml": b"!!python/object/new:os.system [echo pwned]",
+    "bomb.yaml": b"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                 b"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n",
+    "list.yaml": b"- kind: rulebook\n- name: x\n",
+    "list.json": b"[1, 2, 3]",
+    "types.json": b'{"kind": "rulebook", "name": "x", "players": {"min": "two", "max": 4}, "cards": {}}',
+    "deep.json": b"[" * 10000 + b"]" * 10000,
+    "scalar.yaml": b"just text",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_files_end_in_a_clear_error(tmp_path, name):
+    p = write(tmp_path, name, HOSTILE[name], "wb")
+    code, out, err = run_cli("validate", p)
+    assert code == 1
+    assert "Traceback" not in out + err and "internal error" not in err
+    assert "error[U0" in err
+
+
+def test_a_yaml_tag_is_refused_before_anything_runs(tmp_path):
+    marker = tmp_path / "pwned"
+    p = write(tmp_path, "x.yaml", f"kind: !!python/object/apply:os.system ['touch {marker}']\n")
+    code, out, err = run_cli("validate", p)
+    assert code == 1 and "U0104" in err and not marker.exists()
+
+
+def test_missing_paths_and_usage_errors():
+    code, out, err = run_cli("validate", "no/such/file.uno")
+    assert code == 1 and "no such file" in err
+    code, out, err = run_cli("validate", "nosuchbook")
+    assert code == 1 and "no rulebook named `nosuchbook`" in err
+    code, out, err = run_cli("validate")
+    assert code == 2
+    code, out, err = run_cli("simulate", "classic", "--games", "0")
+    assert code == 2
