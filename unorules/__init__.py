@@ -44,7 +44,7 @@ def simulate(source, games: int = 1000, players: int = 4, *, seed: int = 0, agen
              rounds: str = "rulebook", workers: int = 1, include=(), with_=(), options=None,
              perform_chance=None, events=None) -> dict:
     """Simulate games and return the summary as a dict (the same as `unorules simulate --json`)."""
-    from .simulate import RunSpec, simulate as _simulate
+    from .simulation import RunSpec, simulate as _simulate
     spec = RunSpec(str(source), tuple(include), tuple(str(w) for w in with_), (), players, seed, tuple(agents),
                    rounds, tuple((options or {}).items()), perform_chance)
     return _simulate(spec, games, workers, events).as_dict(players)

@@ -253,7 +253,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
     """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
     from .agents import AGENTS
     from .errors import RuleRuntimeError
-    from .simulate import RunSpec, make_game, simulate as run
+    from .simulation import RunSpec, make_game, simulate as run
     names = tuple(a.strip() for a in agents.split(",") if a.strip())
     for a in names:
         if a not in AGENTS:

@@ -390,6 +390,9 @@ class State:
         return True
 
     def set_color(self, c):
+        if c != NO_COLOR and c not in self.rules.side_colors[self.side]:
+            raise RuleRuntimeError(f"`{self.rules.color_names[c]}` is not a color of the side in play "
+                                   f"(`{self.rules.sides[self.side]}`)")
         self.color = c
         self.emit("color", color=self.rules.color_names[c] if c != NO_COLOR else None)
 
@@ -659,6 +662,7 @@ def begin_turn(s: State, p):
     s.current = p
     s.turns += 1
     if s.turns > s.game.turn_cap:
+        s.turns = s.game.turn_cap          # the turns actually played
         s.end_round(None, "stalled")
         return
     s.exposed = []

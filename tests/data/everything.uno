@@ -60,7 +60,7 @@ card box {
     else { cycle color }
     chance coin {
       heads weight 1 { score 10 }
-      tails weight 3 { set color teal }
+      tails weight 3 { set color blue }
     }
     next perform dance chance dance_chance {}
     else { draw 3 }

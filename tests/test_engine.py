@@ -1,0 +1,234 @@
+"""The interpreter: invariants after every action over many seeded games of every shipped rulebook,
+replay, clone, determinism, limits and runtime errors."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import unorules
+from unorules.agents import GreedyAgent, RandomAgent
+from unorules.compiler import NO_COLOR, compile_rulebook
+from unorules.engine import CHANCE, TERMINAL, Game, IllegalAction
+from unorules.loader import load, shipped_names
+from unorules.simulation import RunSpec, game_seed, play_one, simulate
+
+from helpers import DATA, run_cli, write
+
+RULEBOOKS = sorted(n for n, p in shipped_names().items() if "modules" not in p.parts and "custom" not in p.parts)
+
+
+def check_invariants(s):
+    total = s.draw_pile + s.discard + [c for h in s.hands for c in h]
+    assert sorted(total) == list(range(s.ncards)), "every card is in exactly one zone"
+    if s.color != NO_COLOR:
+        assert s.color in s.rules.side_colors[s.side], "the current color belongs to the active side"
+    if not s.terminal:
+        p = s.decision.player
+        assert p is None or (0 <= p < s.n and not s.out[p]), "the deciding player is seated"
+        assert s.decision.options, "a decision always has options"
+    assert all(k >= 0 for k in s.skips)
+
+
+def play(game, seed, agent_kinds=("random", "greedy"), check=True):
+    s = game.new_state(seed)
+    agents = [(RandomAgent if agent_kinds[i % len(agent_kinds)] == "random" else GreedyAgent)(seed + i)
+              for i in range(game.players)]
+    chooser = random.Random(seed)
+    while not s.terminal:
+        if check:
+            check_invariants(s)
+        d = s.decision
+        if d.probs is not None:
+            a = chooser.choices(d.options, d.probs)[0]
+        else:
+            ag = agents[s.seats[d.player]]
+            a = ag.choose(s.observe(d.player), d.options)
+        s.apply_action(a)
+    check_invariants(s)
+    return s
+
+
+@pytest.mark.parametrize("name", RULEBOOKS)
+@pytest.mark.parametrize("players", [2, 4])
+def test_invariants_hold_after_every_action(name, players):
+    game = unorules.Game(name, players, rounds="single", log_events=False)
+    outcomes = set()
+    for seed in range(40):
+        s = play(game, seed)
+        outcomes.add(s.outcome)
+        assert s.outcome in ("win", "stalled"), s.error
+    assert "win" in outcomes
+
+
+@pytest.mark.parametrize("name", RULEBOOKS + [str(DATA / "everything.uno")])
+def test_the_log_replays_to_the_same_state(name):
+    game = unorules.Game(name, 3, rounds="single", log_events=True)
+    for seed in range(5):
+        s = play(game, seed, check=False)
+        again = game.new_state(seed)
+        for a in s.history:
+            again.apply_action(a)
+        assert again.log == s.log
+        assert again.hands == s.hands and again.scores == s.scores and again.terminal
+
+
+def test_match_rounds_and_scores_to_the_target():
+    game = unorules.Game("classic", 3, rounds="match")
+    s = play(game, 3, ("greedy",))
+    assert s.outcome == "win" and s.round > 1
+    assert max(s.scores) >= 500 and s.scores[s.winner] == max(s.scores)
+
+
+def test_each_scores_own_hand_makes_the_lowest_total_win(tmp_path):
+    p = write(tmp_path, "own.uno", "rulebook own\nextends classic\nscoring { each scores own hand target 100 }\n")
+    game = unorules.Game(str(p), 3, rounds="match")
+    s = play(game, 1, ("greedy",))
+    assert s.outcome == "win" and max(s.scores) >= 100
+    assert s.scores[s.winner] == min(s.scores)
+
+
+def test_clone_is_independent():
+    game = unorules.Game("official", 4, rounds="single", log_events=True)
+    s = game.new_state(11)
+    for _ in range(10):
+        s.apply_action(s.legal_actions()[0])
+    c = s.clone()
+    before = (json.dumps(s.log), [list(h) for h in s.hands])
+    while not c.terminal:
+        c.apply_action(c.legal_actions()[-1])
+    assert (json.dumps(s.log), [list(h) for h in s.hands]) == before
+    assert c.terminal and not s.terminal
+
+
+def test_openspiel_surface():
+    game = unorules.Game("classic", 2, rounds="single")
+    s = game.new_state(5)
+    assert s.current_player() in (0, 1)
+    acts = s.legal_actions()
+    assert acts == sorted(acts, key=lambda a: (a.kind != "play", acts.index(a)))   # plays first, draw last
+    assert all(s.action_name(a) for a in acts)
+    with pytest.raises(IllegalAction):
+        s.apply_action(unorules.Action("color", 0))
+    rng = random.Random(0)
+    while not s.is_terminal():
+        if s.current_player() == CHANCE:
+            s.apply_action(s.chance_outcomes()[0][0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert s.current_player() == TERMINAL and s.legal_actions() == []
+    r = s.returns()
+    if s.outcome == "win":
+        assert r[s.winner] == 1.0 and sum(r) == pytest.approx(0.0)
+    else:
+        assert r == [0.0, 0.0]
+
+
+def test_an_observation_shows_only_the_players_own_cards():
+    game = unorules.Game("classic", 3, rounds="single")
+    s = game.new_state(2)
+    p = s.decision.player
+    obs = s.observe(p)
+    assert sorted(cv.card for cv in obs.hand) == sorted(s.hands[p])
+    assert obs.hand_sizes == [len(h) for h in s.hands]
+    assert not any(hasattr(obs, f) for f in ("hands", "draw_pile"))
+
+
+def test_turn_cap_ends_a_stalled_round_and_is_counted(tmp_path):
+    p = write(tmp_path, "slow.uno", "rulebook slow\nextends classic\nturn { cap 5 turns }\n")
+    d = unorules.simulate(str(p), games=20, players=4, rounds="single")
+    assert d["outcomes"].get("stalled", 0) > 0 and d["stalls"] == d["outcomes"]["stalled"]
+    assert d["turns_per_round"]["p95"] <= 5
+
+
+def test_a_runtime_rule_error_stops_the_game_naming_the_rule(tmp_path):
+    p = write(tmp_path, "bad.uno", "rulebook bad\nextends classic\ncard wild {\n  on play:\n"
+                                   "    chance coin { heads weight 0 {} tails weight 0 {} }\n}\n")
+    game = unorules.Game(str(p), 2, rounds="single")
+    errors = [s.error for s in (play(game, seed, ("greedy",), check=False) for seed in range(30)) if s.error]
+    assert errors
+    assert f"{p}:5:5: chance `coin` has no outcome with a positive weight" in str(errors[0])
+
+
+def test_triggers_that_chain_forever_hit_the_depth_cap(tmp_path):
+    p = write(tmp_path, "loop.uno", "rulebook loop\nextends classic\non draw if me.hand.size < 500: draw 1\n")
+    game = unorules.Game(str(p), 2, rounds="single")
+    s = play(game, 0, ("random",), check=False)
+    assert s.outcome in ("error", "win", "stalled")
+    if s.outcome == "error":
+        assert "triggered each other more than" in str(s.error) or "loop.uno" in str(s.error)
+
+
+def test_wrong_player_count_is_a_clear_error():
+    with pytest.raises(unorules.RuleRuntimeError, match="for 2 to 10 players"):
+        unorules.Game("classic", 11)
+
+
+# ---- simulate ------------------------------------------------------------------------------------
+
+def test_simulate_same_seed_gives_identical_json():
+    args = ("simulate", "official", "--games", "60", "--players", "4", "--seed", "9", "--agents", "greedy,random",
+            "--rounds", "single", "--json")
+    a = run_cli(*args)
+    b = run_cli(*args)
+    assert a[0] == 0 and a[1] == b[1]
+    d = json.loads(a[1])
+    assert d["games"] == 60 and sum(w["wins"] for w in d["wins_by_seat"].values()) + d["stalls"] == 60
+    assert set(d["wins_by_agent"]) == {"greedy", "random"}
+    for key in ("turns_per_round", "cards_drawn_per_game", "challenges", "uno_penalties", "reshuffles", "stalls"):
+        assert key in d
+
+
+def test_simulate_text_summary():
+    code, out, err = run_cli("simulate", "classic", "--games", "30", "--agents", "greedy", "--rounds", "single")
+    assert code == 0
+    assert "wins by seat (95% CI):" in out and "turns per round: mean" in out and "challenges:" in out
+
+
+def test_workers_give_the_same_totals_as_one_process():
+    spec = RunSpec("classic", players=3, seed=4, agents=("greedy", "random"), rounds="single")
+    one = simulate(spec, 40, workers=1).as_dict(3)
+    two = simulate(spec, 40, workers=2).as_dict(3)
+    assert one == two
+
+
+def test_event_logs_are_byte_identical_for_the_same_seed(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for f in (a, b):
+        code, out, err = run_cli("simulate", "official", "--games", "5", "--seed", "3", "--rounds", "single",
+                                 "--events", f)
+        assert code == 0
+    assert a.read_bytes() == b.read_bytes()
+    events = [json.loads(l) for l in a.read_text().splitlines()]
+    assert {e["game"] for e in events} == set(range(5))
+    assert {"play", "draw", "turn_up", "round_end", "game_end"} <= {e["type"] for e in events}
+
+
+def test_game_seeds_do_not_depend_on_the_worker():
+    assert game_seed(1, 5) == game_seed(1, 5) != game_seed(1, 6) != game_seed(2, 5)
+
+
+def test_simulate_api_matches_the_cli():
+    d = unorules.simulate("classic", games=10, players=2, seed=1, agents=("greedy",), rounds="single")
+    code, out, err = run_cli("simulate", "classic", "-n", "10", "-p", "2", "-s", "1", "--agents", "greedy",
+                             "--rounds", "single", "--json")
+    cli = json.loads(out)
+    for k in ("games", "wins_by_seat", "turns_per_round", "outcomes"):
+        assert d[k] == cli[k]
+
+
+def test_unknown_agent_and_bad_option_are_usage_errors():
+    assert run_cli("simulate", "classic", "--agents", "genius")[0] == 2
+    assert run_cli("simulate", "classic", "--option", "nope=1")[0] == 2
+
+
+def test_setting_a_color_of_the_other_side_is_a_named_runtime_error(tmp_path):
+    p = write(tmp_path, "sides.uno", "rulebook sides\nside light colors red blue\nside dark colors pink teal\n"
+                                     "card 1..9 { number }\ncard w { wild on play: set color teal }\n"
+                                     "deck side light { per color: 4 × 1..9\n 4 × w }\n"
+                                     "deck side dark { per color: 4 × 1..9\n 4 × w }\n")
+    game = unorules.Game(str(p), 2, rounds="single")
+    errors = [s.error for s in (play(game, seed, ("greedy",), check=False) for seed in range(20)) if s.error]
+    assert errors and "`teal` is not a color of the side in play (`light`)" in str(errors[0])
+    assert f"{p}:5:24" in str(errors[0])
