@@ -1288,4 +1288,5 @@ def act_perform(s, env, p, ex, kw):
 def _perform_answer(s, ctx, a):
     env, kw, p = ctx
     s.emit("perform", player=p, name=kw["name"], success=bool(a.value))
-    s.push_actions(kw["success"] if a.value else kw["failure"], env)
+    # inside a perform's blocks the default subject is the performer
+    s.push_actions(kw["success"] if a.value else kw["failure"], dict(env, _who=p))
