@@ -187,3 +187,20 @@ def test_missing_paths_and_usage_errors():
     assert code == 2
     code, out, err = run_cli("simulate", "classic", "--games", "0")
     assert code == 2
+
+
+def test_the_language_reference_documents_every_code_and_action():
+    from unorules.parser import grammar_text
+    from unorules.resources import docs_file
+    text = docs_file().read_text()
+    for code in CODES:
+        assert f"### {code}" in text, code
+    import re
+    aliases = set(re.findall(r"->\s*([a-z_]+)", grammar_text()))
+    documented = {"draw", "lose turn", "play again", "reverse", "choose color", "set color", "cycle color",
+                  "swap hands", "pass hands", "shuffle hands", "flip", "give", "exchange card", "discard all", "score",
+                  "eliminate", "swap seats", "reveal", "redraw", "attack", "add", "pass attack", "cancel attack",
+                  "take back card", "chance", "perform", "react to", "declare", "jump in", "option", "remove card"}
+    for word in documented:
+        assert f"`{word}" in text, word
+    assert len(aliases) > 80
