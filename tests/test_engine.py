@@ -232,3 +232,18 @@ def test_setting_a_color_of_the_other_side_is_a_named_runtime_error(tmp_path):
     errors = [s.error for s in (play(game, seed, ("greedy",), check=False) for seed in range(20)) if s.error]
     assert errors and "`teal` is not a color of the side in play (`light`)" in str(errors[0])
     assert f"{p}:5:24" in str(errors[0])
+
+
+def test_scripted_agent_plays_its_script_then_falls_back():
+    from unorules.agents import ScriptedAgent
+    game = unorules.Game("classic", 2, rounds="single")
+    s = game.new_state(3)
+    first = s.action_name(s.legal_actions()[-1])          # "draw"
+    agent = ScriptedAgent([first], s.action_name)
+    a = agent.choose(s.observe(s.decision.player), s.legal_actions())
+    assert s.action_name(a) == first and agent.script == []
+    s.apply_action(a)
+    if not s.terminal and s.decision.probs is None:
+        assert agent.choose(s.observe(s.decision.player), s.legal_actions()) in s.legal_actions()
+    with pytest.raises(ValueError, match="is not legal now"):
+        ScriptedAgent(["color purple"], s.action_name).choose(None, s.legal_actions())

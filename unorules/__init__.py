@@ -40,7 +40,7 @@ def Game(rulebook, players: int = 4, *, rounds: str = "rulebook", log_events: bo
     return _Game(compile_rulebook(rb, options), players, rounds=rounds, log_events=log_events, **kw)
 
 
-def simulate(source, games: int = 1000, players: int = 4, *, seed: int = 0, agents=("random",),
+def simulate(source, games: int = 1000, players: int = 4, *, seed: int = 0, agents=("greedy",),
              rounds: str = "rulebook", workers: int = 1, include=(), with_=(), options=None,
              perform_chance=None, events=None) -> dict:
     """Simulate games and return the summary as a dict (the same as `unorules simulate --json`)."""

@@ -3,8 +3,9 @@ table, hand sizes), never another player's cards.
 
 - random: uniform over the legal actions.
 - greedy: a sensible heuristic: play rather than draw, keep wilds for last, shed high points,
-  name the color it holds most, always call and catch, stack and jump in when it can,
-  challenge when the attacker's hand is big enough that a bluff is likely.
+  name the color it holds most, always call and catch, stack and jump in when it can; attack
+  (bluffing if need be) when the next player is close to going out; challenge when the attacker's
+  hand is big enough that a bluff is likely.
 """
 from __future__ import annotations
 
@@ -74,10 +75,36 @@ class GreedyAgent(Agent):
         for cv in obs.hand:
             held[cv.color] = held.get(cv.color, 0) + 1
 
+        urgent = obs.hand_sizes[obs.next] <= 2
+
         def score(a):
             cv = by_card[a.value]
-            return (not cv.wild, a.call, cv.points, held.get(cv.color, 0), -a.value)
+            return (urgent and cv.attacks, not cv.wild, a.call, cv.points, held.get(cv.color, 0), -a.value)
         return max(plays, key=score)
+
+
+class ScriptedAgent(Agent):
+    """Plays a fixed list of actions, named as `state.action_name` names them ("play red 5",
+    "color blue", "draw", ...), in order; then falls back to another agent (greedy by default).
+    Scenario files are the richer form of scripting (unorules.testing)."""
+    name = "scripted"
+
+    def __init__(self, script, namer, fallback: Agent | None = None, seed: int = 0):
+        super().__init__(seed)
+        self.script = list(script)
+        self.namer = namer                 # state.action_name, bound to the state being played
+        self.fallback = fallback or GreedyAgent(seed)
+
+    def choose(self, obs, legal):
+        if self.script:
+            want = self.script[0]
+            for a in legal:
+                if self.namer(a) == want:
+                    self.script.pop(0)
+                    return a
+            raise ValueError(f"scripted action `{want}` is not legal now; legal: "
+                             + ", ".join(self.namer(a) for a in legal))
+        return self.fallback.choose(obs, legal)
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

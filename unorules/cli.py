@@ -235,8 +235,9 @@ def _print_summary(d: dict, label: str):
 @click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, 10**8))
 @click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(1, 100))
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
-@click.option("--agents", default="random", show_default=True,
-              help="Comma-separated agents, assigned to seats in turn: random, greedy.")
+@click.option("--agents", default="greedy", show_default=True,
+              help="Comma-separated agents, assigned to seats in turn: greedy (a sensible player), "
+                   "random (uniform over the legal actions).")
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="rulebook", show_default=True,
               help="One round per game, a match to the rulebook's target, or what the rulebook says.")
 @click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 256),
@@ -258,7 +259,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
     for a in names:
         if a not in AGENTS:
             raise click.BadParameter(f"unknown agent `{a}`; agents: {', '.join(AGENTS)}", param_hint="--agents")
-    spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("random",),
+    spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
                    rounds, _parse_options(option_pairs), perform_chance)
     try:
         make_game(spec)            # load and check once in this process: errors surface here

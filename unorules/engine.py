@@ -37,6 +37,7 @@ class CardView(NamedTuple):
     kind: int
     wild: bool
     points: float
+    attacks: bool = False       # its rules make an attack (public knowledge of the rulebook)
 
 
 class Observation(NamedTuple):
@@ -51,6 +52,7 @@ class Observation(NamedTuple):
     side: int
     draw_pile_size: int
     current: int
+    next: int
     attacker: int | None
     colors: list
     color_names: list
@@ -348,12 +350,13 @@ class State:
         return Observation(
             player=p, decision=d.kind if d else None,
             hand=[CardView(c, self.card_name(c), self.ccolor[c], self.ckind[c], kinds[self.ckind[c]].wild,
-                           self.points(p, c)) for c in self.hands[p]],
+                           self.points(p, c), kinds[self.ckind[c]].has_attack) for c in self.hands[p]],
             top=None if top is None else CardView(top, self.card_name(top), self.ccolor[top], self.ckind[top],
                                                   kinds[self.ckind[top]].wild, 0),
             color=self.color, hand_sizes=[len(h) for h in self.hands], scores=list(self.scores),
             direction=self.direction, side=self.side, draw_pile_size=len(self.draw_pile),
-            current=self.current, attacker=attacker, colors=list(self.rules.side_colors[self.side]),
+            current=self.current, next=self.next_of(p), attacker=attacker,
+            colors=list(self.rules.side_colors[self.side]),
             color_names=self.rules.color_names)
 
     # -- primitives the rules use ---------------------------------------------------------------
