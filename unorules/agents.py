@@ -69,8 +69,14 @@ class GreedyAgent(Agent):
     def _play(self, obs, legal):
         plays = [a for a in legal if a.kind == "play"]
         if not plays:
-            return legal[0]
+            many = [a for a in legal if a.kind == "play_many"]
+            return max(many, key=lambda a: (len(a.value), a.call)) if many else legal[0]
         by_card = {cv.card: cv for cv in obs.hand}
+        many = [a for a in legal if a.kind == "play_many"]
+        if many:
+            best = max(many, key=lambda a: (len(a.value), a.call, -a.value[0]))
+            if not any(by_card[c].wild for c in best.value):
+                return best
         held = {}
         for cv in obs.hand:
             held[cv.color] = held.get(cv.color, 0) + 1

@@ -240,7 +240,12 @@ class Checker:
         if k == "choose_player":
             if "where" in a:
                 self.expect(a["where"], "bool", {**scope, "candidate": "player"})
-            scope["chosen"] = "player"
+            name = a.get("as", "chosen")
+            if name != "chosen" and (name in GLOBAL_NAMES or name in SCOPED_NAMES or name in self.colors
+                                     or name in self.cards or name in self.options):
+                self.error("U0202", f"`{name}` already has a meaning", a, "as", "taken",
+                           "choose another name for the chosen player")
+            scope[name] = "player"
         elif k == "reveal":
             scope["revealed"] = "card"
         elif k == "attack":

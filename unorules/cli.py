@@ -85,6 +85,32 @@ def validate(paths, fmt, include, with_, search):
     sys.exit(1 if failed else 0)
 
 
+@cli.command("list")
+@click.option("--json", "as_json", is_flag=True, help="A machine-readable list.")
+def list_cmd(as_json):
+    """The shipped rulebooks and rule modules, each with its one-line description."""
+    from .loader import parse_file, shipped_names
+    rows = []
+    for name, path in shipped_names().items():
+        try:
+            ir = parse_file(path).ir
+            kind, title = ir.get("kind", "?"), ir.get("title", "")
+        except RulebookError:
+            kind, title = "?", "(does not parse)"
+        folder = path.parent.name
+        rows.append({"name": name, "kind": kind, "group": "custom" if folder == "custom" else kind, "title": title})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for group, label in (("rulebook", "Rulebooks"), ("module", "Rule modules (--include NAME)"),
+                         ("custom", "Custom cards (--with FILE)")):
+        members = [r for r in rows if r["group"] == group]
+        if members:
+            click.echo(f"{label}:")
+            for r in members:
+                click.echo(f"  {r['name']:<20} {r['title']}")
+
+
 @cli.command()
 def schema():
     """Print the JSON Schema of the rulebook IR (for editors and YAML rulebooks)."""

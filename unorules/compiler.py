@@ -186,7 +186,7 @@ class Compiler:
             cut=(self.expr(setup["cut"]["chance"]), self.actions(setup["cut"]["actions"])) if "cut" in setup else None,
             turn=turn, scoring=scoring, reactions=reactions, triggers=triggers,
             declarations=[(d["name"], d["at"], self.actions(d["actions"])) for d in ir.get("declarations", [])],
-            jump_in=None if jump is None else (self.expr(jump["when"]) if "when" in jump else (lambda s, e: True)),
+            jump_in=None if jump is None else (self.expr(jump["when"]) if "when" in jump else _identical_to_top),
             options=dict(self.option_values), ir=ir)
 
     # -----------------------------------------------------------------------------------------
@@ -219,7 +219,8 @@ class Compiler:
         n = e["name"]
         if n in GLOBAL_NAME_IMPL:
             return GLOBAL_NAME_IMPL[n]
-        if n in SCOPED_NAMES:
+        if n in SCOPED_NAMES or n not in (self.color_id.keys() | self.kind_id.keys() | self.option_values.keys()):
+            # a scoped name, or a name bound by `choose player ... as NAME` (the checker made sure)
             where = self.where(e)
 
             def scoped(s, env, n=n):
@@ -277,8 +278,14 @@ class Compiler:
             return E.bind(impl, who, where, ex, name=a["name"], chance=chance,
                           success=self.actions(a["actions"]), failure=self.actions(a.get("otherwise", [])))
         if k == "choose_player":
-            return E.bind(impl, who, where, ex, other=a["other"])
+            return E.bind(impl, who, where, ex, other=a["other"], name=a.get("as", "chosen"))
         return E.bind(impl, who, where, ex)
+
+
+def _identical_to_top(s, env):
+    """The default jump-in condition: the card is identical (color and kind) to the top card."""
+    c, top = env["card"], s.discard[-1]
+    return s.ccolor[c] == s.ccolor[top] and s.ckind[c] == s.ckind[top]
 
 
 def _default_subject(s, env):

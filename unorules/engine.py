@@ -317,6 +317,9 @@ class State:
 
     def action_name(self, a: Action) -> str:
         k, v = a.kind, a.value
+        if k == "play_many":
+            return "play " + " + ".join(self.card_name(c) for c in v) + (
+                " and call " + self.game.declaration[0].upper() if a.call else "")
         if k in ("play", "respond", "jump_in"):
             if v is None:
                 return {"respond": "accept", "jump_in": "don't jump in"}.get(k, k)
@@ -454,6 +457,30 @@ class State:
                 if calls:
                     out.append(Action(kind, c, True))
         out.sort(key=lambda a: (faces[a.value], a.call))
+        if kind == "play" and cards is None and self.rules.turn["multi_play"]:
+            out += self.multi_play_options(p, [a.value for a in out if not a.call])
+        return out
+
+    def multi_play_options(self, p, starts):
+        """Several cards of one kind played together, the first of them playable: every order of
+        up to four cards (the last one's color becomes current)."""
+        from itertools import permutations
+        faces = self.card_faces[self.side]
+        decl = self.game.declaration
+        out, seen = [], set()
+        for c in starts:
+            same = [x for x in self.hands[p] if x != c and self.ckind[x] == self.ckind[c]]
+            for k in range(1, min(3, len(same)) + 1):
+                for rest in permutations(same, k):
+                    key = (faces[c],) + tuple(faces[x] for x in rest)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    cards = (c,) + rest
+                    out.append(Action("play_many", cards, False))
+                    if decl is not None and len(self.hands[p]) - len(cards) == decl[1]:
+                        out.append(Action("play_many", cards, True))
+        out.sort(key=lambda a: (tuple(faces[x] for x in a.value), a.call))
         return out
 
     def place(self, p, card, call):
@@ -607,6 +634,23 @@ def begin_round(s: State, shuffle: bool = True):
     if s.round > 1:
         s.dealer = s.step(s.dealer, 1)
     s.emit("round_start", dealer=s.dealer)
+    s.push(deal)
+    if s.rules.cut is not None:
+        chance, actions = s.rules.cut
+        env = {"me": s.dealer, "_who": s.dealer}
+        p = min(1.0, max(0.0, float(chance(s, env))))
+        s.ask("chance", None, [Action("chance", "exact"), Action("chance", "missed")], _cut_answer,
+              (env, actions), [p, 1.0 - p])
+
+
+def _cut_answer(s, ctx, a):
+    env, actions = ctx
+    s.emit("cut", dealer=s.dealer, exact=a.value == "exact")
+    if a.value == "exact":
+        s.push_actions(actions, env)
+
+
+def deal(s: State):
     hand = int(s.rules.hand_size(s, {"me": s.dealer, "_who": s.dealer}))
     order = []
     p = s.dealer
@@ -684,8 +728,25 @@ def turn_decision(s: State, p):
 def _turn_answer(s: State, p, a: Action):
     if a.kind == "play":
         play_card(s, p, a.value, a.call)
+    elif a.kind == "play_many":
+        play_many(s, p, a.value, a.call)
     else:
         turn_draw(s, p)
+
+
+def play_many(s: State, p, cards, call):
+    """Several cards of one kind at once: each is placed and each one's rules run, in order."""
+    envs = []
+    for i, card in enumerate(cards):
+        legal = s.place(p, card, call and i == len(cards) - 1)
+        s.emit("play", player=p, card=s.card_name(card), **({"uno": True} if call and i == len(cards) - 1 else {}))
+        envs.append((card, {"me": p, "_who": p, "card": card, "legal_play": legal}))
+    s.push(end_play, p)
+    for card, env in reversed(envs):
+        s.fire("play", env, card)
+        effects = s.rules.kinds[s.ckind[card]].effects.get("play")
+        if effects:
+            s.push_actions(effects, env)
 
 
 def play_card(s: State, p, card, call):
@@ -707,24 +768,38 @@ def after_play(s: State, p, card, env):
 
 
 def jump_window(s: State, p, card, env, i):
-    face = s.face_of(card)
     others = s.others_in_order(p)
-    faces = s.card_faces[s.side]
+    cond = s.rules.jump_in
     while i < len(others):
         q = others[i]
         i += 1
-        cands = [c for c in s.hands[q] if faces[c] == face]
-        if cands:
-            c = cands[0]
-            if s.rules.jump_in(s, {"me": q, "_who": q, "card": c}):
-                opts = [Action("jump_in", c, False)]
-                decl = s.game.declaration
-                if decl is not None and len(s.hands[q]) - 1 == decl[1]:
-                    opts.append(Action("jump_in", c, True))
-                opts.append(Action("jump_in", None))
+        seen = set()
+        for c in sorted(s.hands[q], key=s.face_of):
+            f = s.face_of(c)
+            if f in seen:
+                continue
+            seen.add(f)
+            if cond(s, {"me": q, "_who": q, "card": c}):
+                opts = _jump_options(s, q, cond)
                 s.ask("jump_in", q, opts, _jump_answer, (p, card, env, i, q))
                 return
     after_play(s, p, card, env)
+
+
+def _jump_options(s, q, cond):
+    opts, seen = [], set()
+    decl = s.game.declaration
+    calls = decl is not None and len(s.hands[q]) - 1 == decl[1]
+    for c in sorted(s.hands[q], key=s.face_of):
+        f = s.face_of(c)
+        if f in seen or not cond(s, {"me": q, "_who": q, "card": c}):
+            continue
+        seen.add(f)
+        opts.append(Action("jump_in", c, False))
+        if calls:
+            opts.append(Action("jump_in", c, True))
+    opts.append(Action("jump_in", None))
+    return opts
 
 
 def _jump_answer(s: State, ctx, a: Action):
@@ -1027,18 +1102,20 @@ def act_choose_player(s, env, p, ex, kw):
             if not ok:
                 continue
         cands.append(q)
+    name = kw["name"]
     if not cands:
-        env["chosen"] = None
+        env[name] = None
         s.emit("no_choice", player=p)
         return
     if len(cands) == 1:
-        env["chosen"] = cands[0]
+        env[name] = cands[0]
         return
-    s.ask("player", p, [Action("player", q) for q in cands], _player_answer, env)
+    s.ask("player", p, [Action("player", q) for q in cands], _player_answer, (env, name))
 
 
-def _player_answer(s, env, a):
-    env["chosen"] = a.value
+def _player_answer(s, ctx, a):
+    env, name = ctx
+    env[name] = a.value
     s.emit("choose", player=a.value)
 
 

@@ -88,7 +88,8 @@ def action(a, ind: str) -> list[str]:
         return [f"{ind}{subj}give {expr(a['count'])} cards to {expr(a['to'])}"]
     if k == "choose_player":
         where = f" where {expr(a['where'])}" if "where" in a else ""
-        return [f"{ind}{subj}choose {'other ' if a['other'] else ''}player{where}"]
+        as_ = f" as {a['as']}" if "as" in a else ""
+        return [f"{ind}{subj}choose {'other ' if a['other'] else ''}player{where}{as_}"]
     if k == "attack":
         pen = f" penalty {expr(a['penalty'])}" if "penalty" in a else ""
         return _block(f"{ind}{subj}attack {expr(a['target'])}{pen}", a["actions"], ind)
@@ -176,6 +177,7 @@ def format_rulebook(ir: dict, spans=None, comments=()) -> str:
     out.item(ir, "name", [f"{ir['kind']} {ir['name']}{title}"], blank=False)
     first = True
     for key, text in (("extends", lambda: f"extends {ir['extends']}"),
+                      ("for", lambda: f"for {ir['for']}"),
                       ("include", lambda: "include " + ", ".join(ir["include"])),
                       ("players", lambda: f"players {ir['players']['min']}..{ir['players']['max']}"),
                       ("colors", lambda: "colors " + " ".join(ir["colors"]))):

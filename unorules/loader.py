@@ -285,6 +285,7 @@ class _Assembler:
         self.parsed: dict[str, Parsed] = {}
         self.parts: list[str] = []
         self.keep: list = []
+        self.setting_from: dict[tuple[str, str], tuple[str, object, dict]] = {}   # (block, key) -> (module, value, node)
 
     def parse(self, path: Path) -> Parsed:
         key = str(path.resolve())
@@ -385,6 +386,14 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
         opts[:] = [o for o in opts if o["name"] != opt["name"]] + [opt]
     for block in SETTING_BLOCKS:
         if block in own:
+            if included:
+                for key, value in own[block].items():
+                    prev = asm.setting_from.get((block, key))
+                    if prev is not None and prev[0] != own["name"] and prev[1] != value:
+                        asm.error("U0702", f"`{own['name']}` and `{prev[0]}` both set `{block} {key.replace('_', ' ')}`, "
+                                           "differently", own[block], key, "conflicting setting",
+                                  f"include only one of them, or settle it in the rulebook's own `{block}` block")
+                    asm.setting_from[(block, key)] = (own["name"], value, own[block])
             merged[block] = {**merged.get(block, {}), **own[block]}
     cards = merged.setdefault("cards", [])
     by_name = {c["names"][0]: c for c in cards}
@@ -458,6 +467,15 @@ def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str 
     asm = _Assembler(search)
     try:
         merged = asm.assemble(path)
+        own = asm.parse(path).ir
+        if own.get("kind") == "module" and own.get("for"):
+            # a module on its own is checked (and played) laid over the rulebook it is written for
+            base = asm._follow(own, "for", own["for"], path.parent, (str(path.resolve()),), expect="rulebook")
+            if base is not None:
+                module = merged
+                merged = _copy_shell(asm.assemble(base))
+                _apply(merged, module, asm, included=True)
+                merged["kind"], merged["name"] = "rulebook", own["name"]
         for name in include:
             target = find(name, None, search)
             if target is None:

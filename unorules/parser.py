@@ -108,6 +108,7 @@ class ToIR(Transformer):
 
     # -- helpers --------------------------------------------------------------------------------
     def node(self, meta, **fields):
+        fields = {("as" if k == "as_" else k): v for k, v in fields.items()}
         d = {k: v for k, v in fields.items() if v is not None}
         self.spans.put(d, _span_meta(meta))
         for k, v in fields.items():
@@ -126,7 +127,7 @@ class ToIR(Transformer):
     def start(self, meta, children):
         header, *items = children
         ir = header
-        singles = {"extends", "players", "colors", "pair_sides", "setup", "turn", "jump_in", "scoring"}
+        singles = {"extends", "for", "players", "colors", "pair_sides", "setup", "turn", "jump_in", "scoring"}
         for key, value, span in items:
             if key in singles:
                 if key in ir:
@@ -156,6 +157,9 @@ class ToIR(Transformer):
 
     def extends(self, meta, c):
         return self._item("extends", str(c[0]), meta)
+
+    def for_base(self, meta, c):
+        return self._item("for", str(c[0]), meta)
 
     def include(self, meta, c):
         lst = [str(t) for t in c]
@@ -447,10 +451,10 @@ class ToIR(Transformer):
     take_back = _act("take_back")
 
     def choose_player(self, meta, c):
-        return self.node(meta, kind="choose_player", other=False, where=c[0])
+        return self.node(meta, kind="choose_player", other=False, where=c[0], as_=c[1])
 
     def choose_other_player(self, meta, c):
-        return self.node(meta, kind="choose_player", other=True, where=c[0])
+        return self.node(meta, kind="choose_player", other=True, where=c[0], as_=c[1])
 
     def attack(self, meta, c):
         target, penalty, actions = c
@@ -607,12 +611,8 @@ def parse_uno(text: str, file: str = "<input>") -> tuple[dict, Spans, list[Diagn
     _check_nesting(text, file)
     errors: list[UnexpectedInput] = []
 
-    def recover(e: UnexpectedInput) -> bool:
-        errors.append(e)
-        return len(errors) < 20 and not isinstance(e, UnexpectedEOF) and e.token.type != "$END"
-
     try:
-        tree = lark_parser().parse(text, on_error=recover)
+        tree = lark_parser().parse(text)
     except UnexpectedInput as e:
         if not errors or errors[-1] is not e:
             errors.append(e)
@@ -620,14 +620,8 @@ def parse_uno(text: str, file: str = "<input>") -> tuple[dict, Spans, list[Diagn
     except RecursionError:
         raise RulebookError([Diagnostic("U0003", "the file is nested too deeply to read", file)], {file: text})
     if errors:
-        diags, seen_lines = [], set()
-        for e in errors:
-            d = _syntax_diagnostic(e, text, file)
-            if d.span and d.span.line in seen_lines:
-                continue               # one error per line: later ones are usually echoes
-            seen_lines.add(d.span.line if d.span else 0)
-            diags.append(d)
-        raise RulebookError(diags[:1] if diags[0].code == "U0102" else diags, {file: text})
+        # the first syntax error only: after it an LALR parser's later complaints are mostly echoes
+        raise RulebookError([_syntax_diagnostic(errors[0], text, file)], {file: text})
     spans = Spans()
     to_ir = ToIR(spans, file)
     try:

@@ -362,7 +362,7 @@ def _answer(s: State, d, key, entry) -> Action:
             if len(v) == 1:
                 v = v[0]
             else:
-                raise _Reject("this rulebook does not let several cards be played at once")
+                return _answer_many(s, d, v, call)
         p = d.player
         holding = [c for c in s.hands[p] if _card_matches(s, c, v)]
         if not holding:
@@ -404,6 +404,17 @@ def _answer(s: State, d, key, entry) -> Action:
     if key == "choose":
         return _choose(s, d, v)
     raise _Reject(f"cannot answer a {d.kind} decision with `{key}`")
+
+
+def _answer_many(s: State, d, names, call) -> Action:
+    many = [a for a in d.options if a.kind == "play_many"]
+    if not many:
+        raise _Reject("this rulebook does not let several cards be played at once")
+    for a in many:
+        if len(a.value) == len(names) and a.call == call and all(_card_matches(s, c, n) for c, n in zip(a.value, names)):
+            return a
+    raise _Reject(f"{' + '.join(map(str, names))} cannot be played together now: the cards must be of one kind, "
+                  "held, and the first one playable")
 
 
 def _choose(s: State, d, v) -> Action:

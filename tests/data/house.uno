@@ -26,4 +26,4 @@ react to draw_two with draw_two:
 
 react to wild_draw_four with reverse if card.color == current_color: pass attack to attacker
 
-jump in when not card.wild
+jump in when card.kind == top.kind and card.color == top.color and not card.wild
