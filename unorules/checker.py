@@ -206,14 +206,22 @@ class Checker:
                            t, "event", "re-triggers itself", "add an `if` condition that becomes false")
 
     def check_conflicts(self):
+        """Two reactions to the same attack with the same card: from two files (two modules that
+        each answer it their own way) always a conflict; within one file, unless one has an `if`."""
         seen = {}
         for r in self.ir.get("reactions", []):
             for a in r["to"]:
                 for w in r["with"]:
-                    if (a, w) in seen and "if" not in r and "if" not in seen[(a, w)]:
-                        self.error("U0702", f"two reactions answer `{a}` with `{w}`", r, None,
-                                   "second reaction", "two included modules say different things: "
-                                   "include only one, or give one an `if` condition")
+                    first = seen.get((a, w))
+                    if first is not None:
+                        here, there = self.rb.where(r)[0], self.rb.where(first)[0]
+                        if here != there:
+                            self.error("U0702", f"`{_stem(here)}` and `{_stem(there)}` both answer `{a}` with `{w}`",
+                                       r, None, "conflicting reaction",
+                                       f"these rules conflict: include only one of them ({there} has the other)")
+                        elif "if" not in r and "if" not in first:
+                            self.error("U0702", f"two reactions answer `{a}` with `{w}`", r, None,
+                                       "second reaction", "keep one, or give one an `if` condition")
                     seen.setdefault((a, w), r)
 
     # -----------------------------------------------------------------------------------------
@@ -367,6 +375,11 @@ class Checker:
             self.expect(e["right"], "number", scope)
             return "bool" if op in ("<", "<=", ">", ">=") else "number"
         return None
+
+
+def _stem(file):
+    from pathlib import Path
+    return Path(file or "?").stem
 
 
 def _walk(actions):

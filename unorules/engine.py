@@ -341,6 +341,28 @@ class State:
             return f"outcome {v}"
         return k
 
+    def invariant_violations(self) -> list[str]:
+        """What is wrong with this state, if anything: the engine's invariants, checked by the
+        tests after every action and by bench/soak.py over many games."""
+        out = []
+        zones = self.draw_pile + self.discard + [c for h in self.hands for c in h]
+        if sorted(zones) != list(range(self.ncards)):
+            out.append("cards are not conserved: some card is in no zone or in two")
+        if self.color != NO_COLOR and self.color not in self.rules.side_colors[self.side]:
+            out.append(f"the current color `{self.rules.color_names[self.color]}` is not of the side in play")
+        if not self.terminal:
+            d = self.decision
+            if d is None:
+                out.append("the game is not over and nobody is asked anything")
+            else:
+                if d.player is not None and not (0 <= d.player < self.n and not self.out[d.player]):
+                    out.append(f"seat {d.player} is asked but is not seated")
+                if not d.options:
+                    out.append("a decision without options")
+        if any(k < 0 for k in self.skips) or any(sc is None for sc in self.scores):
+            out.append("a negative count")
+        return out
+
     # -- observation (what one player may see) --------------------------------------------------
     def observe(self, p) -> "Observation":
         """What player p may see: their own hand, the table, everyone's hand sizes. Never other hands."""
@@ -1057,7 +1079,7 @@ def act_draw_until_playable(s, env, p, ex, kw):
 
 def act_lose_turn(s, env, p, ex, kw):
     if p is not None:
-        s.skips[p] += 1
+        s.skips[p] = 1          # the player's next turn is lost: once, however often it is said
 
 
 def act_play_again(s, env, p, ex, kw):

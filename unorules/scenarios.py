@@ -296,7 +296,11 @@ def build(sc: Scenario) -> tuple[State, Game]:
         elif s.color == NO_COLOR:
             su.err("the top card has no color: give the current `color`", given, "discard")
         turn = su.seat(given["turn"], given, "turn") if "turn" in given else s.step(s.dealer, 1)
-        s.streak = 1
+        s.streak = 0            # how many of the top card's kind lie in a row on the given pile
+        for c in reversed(discard):
+            if s.ckind[c] != s.ckind[top]:
+                break
+            s.streak += 1
         if su.diags:
             raise ScenarioError(su.diags, {sc.file: sc.text})
         s.current = turn
