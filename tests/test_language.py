@@ -219,7 +219,9 @@ def test_schema_command_prints_a_valid_draft_2020_12_schema():
     assert code == 0
     schema = json.loads(out)
     assert schema["$schema"].endswith("2020-12/schema")
-    validator()                 # check_schema passes
+    from jsonschema import Draft202012Validator
+    Draft202012Validator.check_schema(schema)
+    validator()
     ir, spans, _ = parse_uno((DATA / "everything.uno").read_text())
     assert schema_diagnostics(ir, spans, "x") == []
 

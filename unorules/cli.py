@@ -85,6 +85,203 @@ def validate(paths, fmt, include, with_, search):
     sys.exit(1 if failed else 0)
 
 
+@cli.group()
+def new():
+    """Start a new file from a commented template."""
+
+
+@new.command("card")
+@click.argument("name")
+@click.option("--base", default="official", show_default=True, help="The rulebook the card is for.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The file to write (default NAME.uno).")
+@click.option("--stdout", "to_stdout", is_flag=True, help="Print the file instead of writing it.")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def new_card_cmd(name, base, output, to_stdout, force):
+    """A custom card NAME. A card the base rulebook already has (its blank customizable card, say)
+    gets a new rule; any other name is a new card with its count in the deck."""
+    from .authoring import new_card
+    from .loader import load
+    target = Path(output or f"{name}.uno")
+    try:
+        existing = {c["names"][0] for c in load(base).ir["cards"]}
+    except RulebookError as e:
+        _fail_render(e)
+    try:
+        text = new_card(name, base, target.name, existing)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    if to_stdout:
+        click.echo(text, nl=False)
+        return
+    if target.exists() and not force:
+        raise click.UsageError(f"`{target}` exists; use --force to overwrite it, or -o another file")
+    target.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {target}: check it with `unorules validate {base} --with {target}`")
+
+
+@cli.command()
+@click.argument("rulebook")
+@click.option("--card", help="Explain one card only.")
+@click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
+@click.option("--with", "with_", multiple=True, help="Lay a custom rule file (or shipped custom card) on top.")
+@PATH_OPTION
+def explain(rulebook, card, include, with_, search):
+    """A rulebook (or one card) in plain words, as Markdown: a person can play from it."""
+    from .explain import explain as render
+    from .loader import load
+    try:
+        rb = load(rulebook, include=tuple(include), with_=tuple(with_), search=tuple(search))
+    except RulebookError as e:
+        _fail_render(e)
+    try:
+        click.echo(render(rb, card), nl=False)
+    except KeyError as e:
+        raise click.UsageError(e.args[0])
+
+
+@cli.command()
+@click.argument("rulebook")
+@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(2, 10))
+@click.option("--seed", "-s", default=None, type=int, help="A seed for a repeatable game.")
+@click.option("--agents", default="greedy", show_default=True, help="The bots: greedy, random (comma-separated, by seat).")
+@click.option("--seat", default=0, show_default=True, type=int, help="Your seat.")
+@click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="single", show_default=True)
+@click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
+@click.option("--with", "with_", multiple=True, help="Lay a custom rule file (or shipped custom card) on top.")
+@PATH_OPTION
+def play(rulebook, players, seed, agents, seat, rounds, include, with_, search):
+    """Play a game in the terminal against bots. Works with piped standard input too."""
+    import random as _random
+    from .agents import AGENTS
+    from .compiler import compile_rulebook
+    from .engine import Game as _Game
+    from .errors import RuleRuntimeError
+    from .loader import load
+    from .play import Quit, play_game
+    names = tuple(a.strip() for a in agents.split(",") if a.strip()) or ("greedy",)
+    for a in names:
+        if a not in AGENTS:
+            raise click.BadParameter(f"unknown agent `{a}`; agents: {', '.join(AGENTS)}", param_hint="--agents")
+    if not 0 <= seat < players:
+        raise click.BadParameter(f"seats are 0 to {players - 1}", param_hint="--seat")
+    try:
+        rb = load(rulebook, include=tuple(include), with_=tuple(with_), search=tuple(search))
+        game = _Game(compile_rulebook(rb), players, rounds=rounds, log_events=True)
+    except RulebookError as e:
+        _fail_render(e)
+    except RuleRuntimeError as e:
+        raise click.UsageError(str(e))
+    seed = seed if seed is not None else _random.randrange(1 << 30)
+    click.echo(f"{rb.ir.get('title', rb.name)}: {players} players, you are seat {seat}, seed {seed}. "
+               f"(`unorules explain {rulebook}` prints the rules.)")
+
+    def read(prompt):
+        click.echo(prompt, nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line
+
+    try:
+        play_game(game, seed=seed, you=seat, agents=names, read=read, write=click.echo)
+    except Quit:
+        click.echo("You left the game.")
+    except EOFError:
+        click.echo("\nInput ended: the game stops here.")
+
+
+@cli.command()
+@click.argument("first")
+@click.argument("second", required=False)
+@click.option("--with", "with_", multiple=True, help="Custom rule files laid on the second variant (on FIRST when SECOND is left out).")
+@click.option("--include", multiple=True, help="Rule modules added to the second variant.")
+@click.option("--card", "cards", multiple=True, help="Follow the players who play this card (default: the cards the --with files declare).")
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, 10**8))
+@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(1, 100))
+@click.option("--seed", "-s", default=0, show_default=True, type=int)
+@click.option("--agents", default="greedy", show_default=True)
+@click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="single", show_default=True)
+@click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 256))
+@click.option("--json", "as_json", is_flag=True)
+@PATH_OPTION
+def compare(first, second, with_, include, cards, games, players, seed, agents, rounds, workers, as_json, search):
+    """Two variants side by side on the same seeds: FIRST against SECOND, or FIRST against FIRST
+    with the --with files (and --include modules). Game length, seat advantage, the win rate of
+    the players who played the custom card, 95% intervals and a plain verdict."""
+    from .loader import load, parse_file, resolve_argument
+    from .simulation import RunSpec, make_game, simulate as run
+    from .stats import compare_means, compare_rates
+    names = tuple(a.strip() for a in agents.split(",") if a.strip()) or ("greedy",)
+    if second is None and not with_ and not include:
+        raise click.UsageError("give a second rulebook, or --with FILE / --include NAME to compare against")
+    if not cards:
+        found = []
+        for w in with_:
+            try:
+                ir = parse_file(resolve_argument(w, tuple(Path(x) for x in search))).ir
+                found += [c["names"][0] for c in ir.get("cards", [])]
+            except RulebookError as e:
+                _fail_render(e)
+        cards = tuple(dict.fromkeys(found))
+    a = RunSpec(first, (), (), tuple(search), players, seed, names, rounds, (), None, tuple(cards))
+    b = RunSpec(second or first, tuple(include), tuple(with_), tuple(search), players, seed, names, rounds, (), None,
+                tuple(cards))
+    labels = [first, (second or first) + "".join(f" + {Path(w).stem}" for w in with_) + "".join(f" + {m}" for m in include)]
+    for spec in (a, b):
+        try:
+            make_game(spec)
+        except RulebookError as e:
+            _fail_render(e)
+    results = []
+    for spec, label in zip((a, b), labels):
+        if not as_json and games >= 200:
+            with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
+                results.append(run(spec, games, workers, None, bar.update).as_dict(players))
+        else:
+            results.append(run(spec, games, workers).as_dict(players))
+    da, db = results
+    verdicts = []
+    ta, tb = da["turns_per_round"], db["turns_per_round"]
+    ra, rb_ = sum(da["outcomes"].values()), sum(db["outcomes"].values())
+    p_len = compare_means(ta["mean"], da["turns_per_round_sd"], da["rounds_per_game"] * ra,
+                          tb["mean"], db["turns_per_round_sd"], db["rounds_per_game"] * rb_)
+    if p_len < 0.05:
+        verdicts.append(f"rounds are {'longer' if tb['mean'] > ta['mean'] else 'shorter'} with {labels[1]} "
+                        f"({ta['mean']} vs {tb['mean']} turns, p = {p_len:.2g})")
+    for seat in map(str, range(players)):
+        wa, wb = da["wins_by_seat"][seat], db["wins_by_seat"][seat]
+        p_seat = compare_rates(wa["wins"], da["games"], wb["wins"], db["games"])
+        if p_seat < 0.05:
+            verdicts.append(f"seat {seat} wins {'more' if wb['rate'] > wa['rate'] else 'less'} often with {labels[1]} "
+                            f"({wa['rate']:.1%} vs {wb['rate']:.1%}, p = {p_seat:.2g})")
+    ca, cb = da["tracked_card"], db["tracked_card"]
+    if cards and ca["players"] and cb["players"]:
+        p_card = compare_rates(ca["wins"], ca["players"], cb["wins"], cb["players"])
+        if p_card < 0.05:
+            verdicts.append(f"a player who plays {', '.join(cards)} wins {'more' if cb['rate'] > ca['rate'] else 'less'} "
+                            f"often with {labels[1]} ({ca['rate']:.1%} vs {cb['rate']:.1%}, p = {p_card:.2g})")
+    if as_json:
+        click.echo(json.dumps({"variants": labels, "results": results, "cards": list(cards), "verdicts": verdicts},
+                              indent=2, sort_keys=True))
+        return
+    w = max(len(labels[0]), len(labels[1]), 24)
+    click.echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
+    click.echo(f"{'':<30}{labels[0]:<{w + 4}}{labels[1]}")
+    row = lambda name, x, y: click.echo(f"{name:<30}{x:<{w + 4}}{y}")   # noqa: E731
+    row("turns per round (mean)", f"{ta['mean']} (sd {da['turns_per_round_sd']})", f"{tb['mean']} (sd {db['turns_per_round_sd']})")
+    row("turns per round (median, p95)", f"{ta['median']}, {ta['p95']}", f"{tb['median']}, {tb['p95']}")
+    row("stalls", da["stalls"], db["stalls"])
+    for seat in map(str, range(players)):
+        fa, fb = da["wins_by_seat"][seat], db["wins_by_seat"][seat]
+        row(f"seat {seat} wins", f"{fa['rate']:.1%} [{fa['ci95'][0]:.1%}, {fa['ci95'][1]:.1%}]",
+            f"{fb['rate']:.1%} [{fb['ci95'][0]:.1%}, {fb['ci95'][1]:.1%}]")
+    if cards:
+        fmt = lambda c: (f"{c['rate']:.1%} [{c['ci95'][0]:.1%}, {c['ci95'][1]:.1%}] of {c['players']}"   # noqa: E731
+                         if c["players"] else "never played")
+        row(f"played {', '.join(cards)}: won"[:29], fmt(ca), fmt(cb))
+    click.echo("\nverdict: " + ("; ".join(verdicts) if verdicts else "no significant difference (95% level)"))
+
+
 @cli.command("list")
 @click.option("--json", "as_json", is_flag=True, help="A machine-readable list.")
 def list_cmd(as_json):
@@ -161,16 +358,18 @@ def _require_schema(parsed):
 @click.argument("file")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml")
 @click.option("--resolved", is_flag=True, help="Export the merged rulebook (extends and includes applied).")
+@click.option("--include", multiple=True, help="With --resolved: add a rule module by name (repeatable).")
+@click.option("--with", "with_", multiple=True, help="With --resolved: lay a custom rule file on top.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @PATH_OPTION
-def export(file, fmt, resolved, output, search):
+def export(file, fmt, resolved, include, with_, output, search):
     """Write a rulebook's IR as YAML or JSON (the same data the .uno text denotes)."""
     import yaml
     from .loader import load, parse_file, resolve_argument
     path = resolve_argument(file, tuple(Path(s) for s in search))
     try:
-        if resolved:
-            ir = load(path, search=tuple(search)).ir
+        if resolved or include or with_:
+            ir = load(path, include=tuple(include), with_=tuple(with_), search=tuple(search)).ir
         else:
             parsed = parse_file(path, file)
             _require_schema(parsed)

@@ -318,6 +318,8 @@ GLOBAL_NAME_IMPL = {
     "streak": lambda s, env: s.streak,
     "clockwise": lambda s, env: s.direction == 1,
     "first_card": lambda s, env: s.first_card,
+    "fewest_cards": lambda s, env: min((len(s.hands[q]) for q in s.others_in_order(env["me"])), default=0),
+    "most_cards": lambda s, env: max((len(s.hands[q]) for q in s.others_in_order(env["me"])), default=0),
 }
 
 

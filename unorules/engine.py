@@ -83,7 +83,8 @@ class Game:
     """An immutable factory: a compiled rulebook with its options."""
 
     def __init__(self, rules: Compiled, players: int = 4, *, rounds: str = "rulebook", log_events: bool = False,
-                 turn_cap: int | None = None, perform_chance: float | None = None, stop_after_round: bool = False):
+                 turn_cap: int | None = None, perform_chance: float | None = None, stop_after_round: bool = False,
+                 track_kinds: frozenset = frozenset()):
         if not rules.min_players <= players <= rules.max_players:
             raise RuleRuntimeError(f"`{rules.name}` is for {rules.min_players} to {rules.max_players} players, not {players}")
         if rounds not in ("rulebook", "single", "match"):
@@ -95,6 +96,7 @@ class Game:
         self.turn_cap = turn_cap or rules.turn["turn_cap"]
         self.perform_chance = perform_chance
         self.stop_after_round = stop_after_round
+        self.track_kinds = frozenset(track_kinds)      # kinds whose players are recorded (compare)
         sizes = {len(d) for d in rules.deck}
         if len(sizes) > 1:
             raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
@@ -157,6 +159,7 @@ class State:
         self.counts = {"drawn": 0, "challenges": 0, "challenges_won": 0, "catches": 0, "reshuffles": 0,
                        "plays": 0, "decisions": 0}
         self.history: list[Action] = []
+        self.tracked_players: set[int] = set()          # original players who played a tracked kind
 
     # -- cards ----------------------------------------------------------------------------------
     def setup_cards(self, cards: list[tuple[int, ...]] | None):
@@ -521,6 +524,8 @@ class State:
         self.first_card = False
         self.current = p
         self.counts["plays"] += 1
+        if self.game.track_kinds and self.ckind[card] in self.game.track_kinds:
+            self.tracked_players.add(self.seats[p])
         decl = self.game.declaration
         if decl is not None:
             if p in self.exposed:

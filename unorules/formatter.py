@@ -85,7 +85,8 @@ def action(a, ind: str) -> list[str]:
         word, key = WITH_EXPR[k]
         return [f"{ind}{subj}{word} {expr(a[key])}"]
     if k == "give":
-        return [f"{ind}{subj}give {expr(a['count'])} cards to {expr(a['to'])}"]
+        noun = "card" if a["count"] == {"kind": "number", "value": 1} else "cards"
+        return [f"{ind}{subj}give {expr(a['count'])} {noun} to {expr(a['to'])}"]
     if k == "choose_player":
         where = f" where {expr(a['where'])}" if "where" in a else ""
         as_ = f" as {a['as']}" if "as" in a else ""

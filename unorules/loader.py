@@ -483,7 +483,7 @@ def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str 
                                                 help=did_you_mean(name, shipped_names()))])
             _apply(merged, asm.assemble(target), asm, included=True)
         for extra in with_:
-            extra_path = Path(extra)
+            extra_path = resolve_argument(str(extra), search) if not isinstance(extra, Path) else extra
             _apply(merged, asm.assemble(extra_path), asm, included=True)
     except _Stop:
         raise RulebookError(asm.diagnostics, asm.files) from None

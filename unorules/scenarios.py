@@ -219,7 +219,8 @@ def build(sc: Scenario) -> tuple[State, Game]:
     looks_like_path = Path(rb_name).suffix in SUFFIXES or "/" in rb_name
     source = (base / rb_name) if looks_like_path else rb_name
     include = tuple(d.get("include") or ())
-    with_ = tuple(str(base / w) for w in (d.get("with") or ()))
+    with_ = tuple(str(base / w) if (Path(str(w)).suffix in SUFFIXES or "/" in str(w)) else str(w)
+                  for w in (d.get("with") or ()))
     try:
         rb = load(source, include=include, with_=with_)
     except RulebookError as e:

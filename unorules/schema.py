@@ -21,9 +21,9 @@ def schema() -> dict:
 
 @functools.cache
 def validator() -> Draft202012Validator:
-    s = schema()
-    Draft202012Validator.check_schema(s)
-    return Draft202012Validator(s)
+    """The one validator, built once. The schema itself is checked against the metaschema by the
+    test suite (test_schema_command_prints_a_valid_draft_2020_12_schema), not at every start."""
+    return Draft202012Validator(schema())
 
 
 _TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",

@@ -32,13 +32,16 @@ class RunSpec:
     rounds: str = "rulebook"
     options: tuple = ()
     perform_chance: float | None = None
+    track: tuple = ()                 # card kinds whose players are followed (compare)
 
 
 def make_game(spec: RunSpec, log_events: bool = False) -> Game:
     from .loader import load
     rb = load(spec.source, include=spec.include, with_=spec.with_, search=spec.search)
     rules = compile_rulebook(rb, dict(spec.options))
-    return Game(rules, spec.players, rounds=spec.rounds, log_events=log_events, perform_chance=spec.perform_chance)
+    track = frozenset(rules.kind_by_name[k] for k in spec.track if k in rules.kind_by_name)
+    return Game(rules, spec.players, rounds=spec.rounds, log_events=log_events, perform_chance=spec.perform_chance,
+                track_kinds=track)
 
 
 def seat_agents(spec: RunSpec) -> list[str]:

@@ -44,6 +44,8 @@ class Summary:
     decisions: int = 0
     counts: Counter = field(default_factory=Counter)               # drawn, challenges, catches, ...
     errors: Counter = field(default_factory=Counter)               # first line of each runtime error
+    tracked_players: int = 0                                       # players who played a tracked card
+    tracked_wins: int = 0                                          # ... and won the game
 
     def add_game(self, state, agent_names: list[str]):
         self.games += 1
@@ -61,11 +63,16 @@ class Summary:
             self.counts[k] += state.counts[k]
         if state.outcome == "error":
             self.errors[str(state.error)] += 1
+        self.tracked_players += len(state.tracked_players)
+        if state.outcome == "win" and state.winner is not None and state.seats[state.winner] in state.tracked_players:
+            self.tracked_wins += 1
 
     def merge(self, other: "Summary") -> "Summary":
         self.games += other.games
         self.rounds += other.rounds
         self.decisions += other.decisions
+        self.tracked_players += other.tracked_players
+        self.tracked_wins += other.tracked_wins
         for name in ("wins_by_seat", "wins_by_agent", "seats_by_agent", "outcomes", "round_turns", "counts", "errors"):
             getattr(self, name).update(getattr(other, name))
         return self
@@ -102,4 +109,34 @@ class Summary:
             "reshuffles": self.counts["reshuffles"],
             "stalls": self.outcomes.get("stalled", 0),
             "errors": dict(self.errors.most_common(5)),
+            "tracked_card": {"players": self.tracked_players, "wins": self.tracked_wins,
+                             "rate": round(self.tracked_wins / self.tracked_players, 4) if self.tracked_players else None,
+                             "ci95": [round(x, 4) for x in wilson(self.tracked_wins, self.tracked_players)]},
+            "turns_per_round_sd": round(self.turns_sd(), 3),
         }
+
+    def turns_sd(self) -> float:
+        n = sum(self.round_turns.values())
+        if n < 2:
+            return 0.0
+        mean = sum(t * c for t, c in self.round_turns.items()) / n
+        return math.sqrt(sum(c * (t - mean) ** 2 for t, c in self.round_turns.items()) / (n - 1))
+
+
+def _p_two_sided(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def compare_means(m1, sd1, n1, m2, sd2, n2) -> float:
+    """Two-sided p-value of a difference of means (Welch's z, large samples)."""
+    se = math.sqrt((sd1 ** 2) / max(n1, 1) + (sd2 ** 2) / max(n2, 1))
+    return 1.0 if se == 0 else _p_two_sided((m2 - m1) / se)
+
+
+def compare_rates(w1, n1, w2, n2) -> float:
+    """Two-sided p-value of a difference of proportions (pooled z test)."""
+    if not n1 or not n2:
+        return 1.0
+    p = (w1 + w2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    return 1.0 if se == 0 else _p_two_sided((w2 / n2 - w1 / n1) / se)

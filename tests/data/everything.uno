@@ -75,7 +75,7 @@ card trade {
     swap hands with chosen
     choose player
     swap seats with chosen
-    give 1 cards to next
+    give 1 card to next
     exchange card with previous
     give hand to dealer
     discard all red

@@ -1,0 +1,139 @@
+"""Authoring custom cards: `new`, `--with`, `explain`, `play` (driven through standard input), `compare`."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from unorules.loader import load, parse_file, shipped_names
+
+from helpers import ROOT, run_cli, write
+
+CUSTOM = sorted(p for p in shipped_names().values() if p.parent.name == "custom")
+
+
+def test_the_five_tutorial_cards_ship_and_validate():
+    assert [p.stem for p in CUSTOM] == ["everyone_draws", "give_away", "rock_paper_scissors", "swap_with_fewest", "tribute"]
+    for p in CUSTOM:
+        assert run_cli("validate", "official", "--with", p)[0] == 0
+        assert run_cli("validate", p.stem)[0] == 0                    # a module checked over the rulebook it is for
+
+
+@pytest.mark.parametrize("name", ["my_card", "wild_customizable"])
+def test_new_card_output_validates_unchanged(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("new", "card", name)
+    assert code == 0 and (tmp_path / f"{name}.uno").is_file()
+    assert run_cli("validate", "official", "--with", f"{name}.uno")[0] == 0
+    assert run_cli("validate", f"{name}.uno")[0] == 0
+    text = (tmp_path / f"{name}.uno").read_text()
+    assert "choose color" in text and "next draw 1" in text and "# if me.hand.size" in text
+    assert run_cli("new", "card", name)[0] == 2                    # no silent overwrite
+    assert run_cli("new", "card", name, "--force")[0] == 0
+
+
+def test_new_card_rejects_a_bad_name():
+    code, out, err = run_cli("new", "card", "My Card", "--stdout")
+    assert code == 2 and "not a valid card name" in err
+
+
+def test_with_errors_point_into_the_fragment_with_base_names_as_hints(tmp_path):
+    p = write(tmp_path, "mine.uno", "module mine\nfor official\ncard wild_customizable {\n  on play: next draw_too 2\n}\n")
+    code, out, err = run_cli("validate", "official", "--with", p)
+    assert code == 1 and "mine.uno:4:17: error[U0101]: unexpected `draw_too`" in err
+    p = write(tmp_path, "mine2.uno", "module mine2\ncard wild_customizable {\n  on play: set color bleu\n}\n")
+    code, out, err = run_cli("validate", "official", "--with", p)
+    assert code == 1 and "mine2.uno:3:22: error[U0203]: unknown color `bleu`" in err and "did you mean `blue`?" in err
+
+
+def test_a_fragment_can_add_a_new_card_with_its_count(tmp_path):
+    p = write(tmp_path, "plus_one.uno", "module plus_one\ncard wild_plus_one {\n  wild\n  points 30\n"
+                                        "  on play: choose color; next draw 1\n}\ndeck {\n  2 × wild_plus_one\n}\n")
+    rb = load("official", with_=(p,))
+    assert "wild_plus_one" in [c["names"][0] for c in rb.ir["cards"]]
+    from unorules.compiler import compile_rulebook
+    assert len(compile_rulebook(rb).deck[0]) == 114
+
+
+def all_rulebooks():
+    return sorted(shipped_names())
+
+
+@pytest.mark.parametrize("name", all_rulebooks())
+def test_explain_covers_every_card(name):
+    code, out, err = run_cli("explain", name)
+    assert code == 0, err
+    rb = load(name)
+    for card in rb.ir["cards"]:
+        assert f"`{card['names'][0]}`" in out, card["names"][0]
+    assert "## Setup" in out and "## Your turn" in out and "## Winning and scoring" in out
+
+
+def test_explain_a_custom_card_in_plain_words():
+    code, out, err = run_cli("explain", "official", "--with", "everyone_draws", "--card", "wild_customizable")
+    assert code == 0
+    assert "When you play it: you name the next color; then every other player draws 1 card." in out
+    code, out, err = run_cli("explain", "official", "--with", "swap_with_fewest", "--card", "wild_customizable")
+    assert "you choose another player such that the number of cards in that player's hand is the fewest cards " \
+           "any other player holds; then you swap hands with the chosen player" in out
+    code, out, err = run_cli("explain", "official", "--card", "wild_draw_for")
+    assert code == 2 and "did you mean `wild_draw_four`?" in err
+
+
+def test_explain_reactions_challenges_and_house_rules():
+    out = run_cli("explain", "classic", "--include", "stacking", "--include", "seven_o")[1]
+    assert "answer a `draw_two` with a `draw_two`" in out and "the attack passes to the next player" in out
+    assert "Whenever a `0` is played" in out
+    out = run_cli("explain", "classic")[1]
+    assert "It is legal only when you hold no card of the current color" in out
+    assert "If the attacked player challenges it" in out
+    assert 'call "UNO!"' in out
+
+
+def test_play_end_to_end_through_standard_input():
+    code, out, err = run_cli("play", "official", "--seed", "3", "--players", "3", "--with", "everyone_draws",
+                             input="1\n" * 600)
+    assert code == 0, err
+    assert "Your hand:" in out and "Your turn:" in out and "Game over:" in out
+    assert "Seat 1 plays" in out or "Seat 2 plays" in out
+    for line in out.splitlines():                       # no other hand is ever shown
+        assert "hand:" not in line.lower() or line.startswith("Your hand:") or "their hand:" in line
+
+
+def test_play_handles_bad_input_quit_and_end_of_input():
+    code, out, err = run_cli("play", "classic", "--seed", "1", "--players", "2", input="x\n99\nq\n")
+    assert code == 0 and "Please type a number from 1 to" in out and "You left the game." in out
+    code, out, err = run_cli("play", "classic", "--seed", "1", "--players", "2", input="")
+    assert code == 0 and "Input ended" in out
+
+
+def test_play_is_repeatable_with_a_seed():
+    a = run_cli("play", "flip", "--seed", "5", "--players", "2", input="1\n" * 400)[1]
+    b = run_cli("play", "flip", "--seed", "5", "--players", "2", input="1\n" * 400)[1]
+    assert a == b and "Side: " in a
+
+
+def test_compare_with_a_custom_card_reports_both_variants_and_a_verdict():
+    code, out, err = run_cli("compare", "official", "--with", "everyone_draws", "--games", "300", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["variants"] == ["official", "official + everyone_draws"] and d["cards"] == ["wild_customizable"]
+    first, second = d["results"]
+    assert first["games"] == second["games"] == 300
+    assert first["tracked_card"]["players"] > 0 and second["tracked_card"]["players"] > 0
+    assert isinstance(d["verdicts"], list)
+    code, out, err = run_cli("compare", "official", "--with", "everyone_draws", "--games", "300")
+    assert "turns per round (mean)" in out and "played wild_customizable: won" in out and "verdict:" in out
+
+
+def test_compare_two_rulebooks_and_usage():
+    code, out, err = run_cli("compare", "classic", "killer", "--games", "50", "--json")
+    assert code == 0 and json.loads(out)["variants"] == ["classic", "killer"]
+    assert run_cli("compare", "classic")[0] == 2
+
+
+def test_the_tutorial_walks_through_the_five_cards():
+    text = (ROOT / "docs" / "tutorial.md").read_text()
+    for p in CUSTOM:
+        assert f"rulebooks/custom/{p.name}" in text
+        assert parse_file(p).ir["cards"][0]["names"] == ["wild_customizable"]

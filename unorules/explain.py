@@ -1,0 +1,420 @@
+"""Introspection: a rulebook in plain words (Markdown), generated from the merged IR.
+
+`explain(rulebook)` renders setup, turns, every card with its points and effect, reactions,
+challenges, triggers, calls, jumping in and scoring, so that a person who has never seen the
+language can play from it. `explain(rulebook, card=NAME)` renders one card.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, literal_value, sides_of
+
+NAMES = {
+    "me": "you", "next": "the next player", "previous": "the previous player", "dealer": "the dealer",
+    "current_color": "the current color", "top": "the top card", "player_count": "the number of players",
+    "streak": "the number of cards of that kind in a row on the pile", "clockwise": "play goes clockwise",
+    "first_card": "the round's first card is on top", "fewest_cards": "the fewest cards any other player holds",
+    "most_cards": "the most cards any other player holds", "card": "the card", "target": "the attacked player",
+    "attacker": "the attacker", "penalty": "the penalty", "legal": "the card was legal",
+    "challenger": "the challenger", "chosen": "the chosen player", "revealed": "the revealed card",
+    "candidate": "that player",
+}
+COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+           ">=": "is at least"}
+
+
+class Words:
+    def __init__(self, ir: dict):
+        self.ir = ir
+        self.options = {o["name"]: o["value"]["value"] for o in ir.get("options", [])}
+
+    # -- expressions ----------------------------------------------------------------------------
+    def expr(self, e) -> str:
+        k = e["kind"]
+        if k == "number":
+            return str(e["value"])
+        if k == "bool":
+            return "always" if e["value"] else "never"
+        if k == "string":
+            return f'"{e["value"]}"'
+        if k == "name":
+            n = e["name"]
+            if n in self.options:
+                v = self.options[n]
+                return n.replace("_", " ") + ("" if isinstance(v, bool) else f" ({v})")
+            return NAMES.get(n, n if n.isdigit() else n.replace("_", " ") if n not in self.card_names() else f"`{n}`")
+        if k == "each_other":
+            return "every other player"
+        if k == "each_player":
+            return "every player"
+        if k == "attr":
+            of = self.expr(e["of"])
+            name = e["name"]
+            if name == "hand":
+                return "your hand" if of == "you" else f"{of}'s hand"
+            if name == "score":
+                return "your score" if of == "you" else f"{of}'s score"
+            if name == "seat":
+                return f"the seat of {of}"
+            if name == "size":
+                return f"the number of cards in {of}"
+            if name == "color":
+                return f"the color of {of}"
+            if name == "kind":
+                return f"the kind of {of}"
+            if name == "rank":
+                return f"the number on {of}"
+            if name == "wild":
+                return f"{of} is wild"
+            return f"{of}'s {name}"
+        if k == "call":
+            of = self.expr(e["of"])
+            holder = "you hold" if of == "your hand" else of.replace("'s hand", " holds")
+            arg_e = e.get("arg")
+            if e["name"] == "any" and arg_e and arg_e["kind"] == "binary" and arg_e["op"] == "==" \
+                    and arg_e["left"] == {"kind": "attr", "of": {"kind": "name", "name": "card"}, "name": "color"}:
+                return f"{holder} a card of {self.expr(arg_e['right'])}"
+            arg = self.expr(arg_e) if arg_e else ""
+            arg = arg.replace("the card", "it")
+            if e["name"] == "any":
+                return f"{holder} a card for which {arg}"
+            if e["name"] == "count":
+                return f"the number of cards in {of} for which {arg}"
+            if e["name"] == "has":
+                return f"{holder} a {arg}"
+        if k == "not":
+            inner = e["of"]
+            if inner["kind"] == "call" and inner["name"] in ("any", "has"):
+                return self.expr(inner).replace(" a card", " no card", 1).replace(" hold a ", " hold no ", 1)
+            if inner["kind"] == "name" and inner["name"] in self.options:
+                return f"{inner['name'].replace('_', ' ')} is off"
+            if inner["kind"] == "attr" and inner["name"] == "wild":
+                return f"{self.expr(inner['of'])} is not wild"
+            if inner["kind"] == "binary" and inner["op"] == "==":
+                return self.expr(dict(inner, op="!="))
+            return f"not ({self.expr(inner)})"
+        if k == "neg":
+            return f"minus {self.expr(e['of'])}"
+        if k == "binary":
+            op = e["op"]
+            left, right = self.expr(e["left"]), self.expr(e["right"])
+            if op in COMPARE:
+                if op in ("==", "!=") and right.startswith("the color of") is False and e["right"]["kind"] == "name" \
+                        and e["right"]["name"] in self.colors():
+                    right = e["right"]["name"]
+                return f"{left} {COMPARE[op]} {right}"
+            if op in ("and", "or"):
+                return f"{left} {op} {right}"
+            return f"{left} {op} {right}"
+        return "?"
+
+    def card_names(self):
+        return {c["names"][0] for c in self.ir.get("cards", [])}
+
+    def colors(self):
+        return {c for s in sides_of(self.ir) for c in s["colors"]}
+
+    # -- actions --------------------------------------------------------------------------------
+    def subject(self, a, default):
+        if "subject" not in a:
+            return default
+        return self.expr(a["subject"])
+
+    @staticmethod
+    def verb(subject, base, third):
+        plural = subject in ("you", "they") or subject.startswith("every")
+        if subject.startswith("every"):
+            return third
+        return base if plural else third
+
+    def count(self, e, noun="card"):
+        v = literal_value(e)
+        if isinstance(v, (int, float)):
+            return f"{v} {noun}{'' if v == 1 else 's'}"
+        return f"{self.expr(e)} {noun}s"
+
+    def action(self, a, S="you") -> str:
+        k = a["kind"]
+        s = self.subject(a, S)
+        v = lambda base, third: f"{s} {self.verb(s, base, third)}"   # noqa: E731
+        their = "your" if s == "you" else "their"
+        if k == "draw":
+            n = "cards equal to the penalty" if a["count"] == {"kind": "name", "name": "penalty"} else self.count(a["count"])
+            return f"{v('draw', 'draws')} {n}"
+        if k == "draw_until_color":
+            return f"{v('draw', 'draws')} cards until one of {self.expr(a['color'])} comes (wilds do not count)"
+        if k == "draw_until_playable":
+            return f"{v('draw', 'draws')} cards until a playable one comes"
+        if k == "lose_turn":
+            return f"{v('lose', 'loses')} {their} next turn"
+        if k == "play_again":
+            return f"{v('play', 'plays')} again"
+        if k == "reverse":
+            return "the direction of play reverses"
+        if k == "choose_color":
+            return f"{v('name', 'names')} the next color"
+        if k == "set_color":
+            return f"the color becomes {self.expr(a['color'])}"
+        if k == "cycle_color":
+            return "the color moves on to the next one in the fixed cycle of colors, in the direction of play"
+        if k == "choose_player":
+            who = "another player" if a["other"] else "a player"
+            cond = f" such that {self.expr(a['where'])}" if "where" in a else ""
+            name = a.get("as", "chosen").replace("_", " ")
+            return f"{v('choose', 'chooses')} {who}{cond} (the {name} player)" if "as" in a else \
+                f"{v('choose', 'chooses')} {who}{cond}"
+        if k == "swap_hands":
+            return f"{v('swap', 'swaps')} hands with {self.expr(a['with'])}"
+        if k == "pass_hands":
+            return "every player passes their hand to the next player in the direction of play"
+        if k == "shuffle_hands":
+            return "all hands are gathered, shuffled and dealt out one at a time, starting with the next player"
+        if k == "flip":
+            return "every card turns over to its other side: hands, the draw pile, and the discard pile as a whole"
+        if k == "give":
+            return f"{v('give', 'gives')} {self.count(a['count'])} of {their} choice to {self.expr(a['to'])}"
+        if k == "give_hand":
+            return f"{v('give', 'gives')} all {their} cards to {self.expr(a['to'])}"
+        if k == "exchange":
+            return f"{s} and {self.expr(a['with'])} each choose one card and exchange them"
+        if k == "discard_color":
+            return f"{v('discard', 'discards')} all {their} {self.expr(a['color'])} cards"
+        if k == "score":
+            return f"{v('score', 'scores')} {self.count(a['amount'], 'point')}"
+        if k == "eliminate":
+            return f"{s} {'are' if s == 'you' else 'is'} out of the game"
+        if k == "swap_seats":
+            return f"{v('swap', 'swaps')} seats with {self.expr(a['with'])} (hands and scores move with the players)"
+        if k == "reveal":
+            return "the top card of the draw pile is turned onto the discard pile (the revealed card)"
+        if k == "redraw":
+            return "it goes back into the draw pile, the pile is shuffled, and another card is turned up"
+        if k == "attack":
+            t = self.expr(a["target"])
+            pen = f" with a penalty of {self.expr(a['penalty'])}" if "penalty" in a else ""
+            return f"{t} is attacked{pen}: unless the attack is answered, " + self.actions(a["actions"], "they")
+        if k == "add_penalty":
+            return f"the penalty grows by {self.expr(a['amount'])}"
+        if k == "pass_attack":
+            return f"the attack passes to {self.expr(a['to'])}"
+        if k == "cancel_attack":
+            return "the attack is called off"
+        if k == "resolve_attack":
+            return "the attack takes effect"
+        if k == "take_back":
+            return "the attacking card goes back to its player's hand"
+        if k == "if":
+            parts = []
+            for i, br in enumerate(a["branches"]):
+                parts.append(f"{'if' if i == 0 else 'otherwise, if'} {self.expr(br['when'])}, "
+                             f"{self.actions(br['then'], S) or 'nothing happens'}")
+            if a.get("otherwise"):
+                parts.append(f"otherwise, {self.actions(a['otherwise'], S)}")
+            return "; ".join(parts)
+        if k == "chance":
+            outs = a["outcomes"]
+            weights = [literal_value(o.get("weight", {"kind": "number", "value": 1})) for o in outs]
+            total = sum(w for w in weights if isinstance(w, (int, float))) or 1
+            bits = []
+            for o, w in zip(outs, weights):
+                odds = f" ({w}/{total})" if isinstance(w, (int, float)) else ""
+                bits.append(f"on {o['name'].replace('_', ' ')}{odds}, {self.actions(o['actions'], S) or 'nothing happens'}")
+            return f"by chance ({a['name'].replace('_', ' ')}): " + "; ".join(bits)
+        if k == "perform":
+            name = a["name"].replace("_", " ")
+            sim = f" (in simulation they succeed with chance {self.expr(a['chance'])})" if "chance" in a else ""
+            ok = self.actions(a["actions"], "they") or "nothing happens"
+            bad = self.actions(a.get("otherwise", []), "they") or "nothing happens"
+            return f"{v('perform', 'performs')} {name}{sim}: if they succeed, {ok}; if they fail, {bad}"
+        return k.replace("_", " ")
+
+    def actions(self, actions, S="you") -> str:
+        return "; then ".join(self.action(a, S) for a in actions)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return (text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")) if text else ""
+
+
+def deck_counts(ir) -> dict[str, Counter]:
+    """card kind -> Counter of side -> copies."""
+    out: dict[str, Counter] = {}
+    sides = sides_of(ir)
+    for d in ir.get("deck", []):
+        side = d.get("side") or sides[0]["name"]
+        ncolors = len(next((s["colors"] for s in sides if s["name"] == side), sides[0]["colors"]))
+        for e in d["entries"]:
+            copies = e["copies"] if e["kind"] == "per_color" else [e]
+            for cp in copies:
+                for f in cp["faces"]:
+                    out.setdefault(f, Counter())[side] += cp["count"] * (ncolors if e["kind"] == "per_color" else 1)
+    return out
+
+
+def explain_card(w: Words, card: dict, counts: Counter | None, names: list[str] | None = None,
+                 all_counts: dict | None = None) -> list[str]:
+    names = names or card["names"]
+    name = names[0]
+    cat = card.get("category") or ("number" if name.isdigit() else "action")
+    pts = card.get("points")
+    if pts == {"kind": "attr", "of": {"kind": "name", "name": "card"}, "name": "rank"}:
+        pts_text = "worth its number in points"
+    else:
+        pts_text = f"worth {w.expr(pts) if pts else 0} points"
+    head = f"### `{name}`" if len(names) == 1 else f"### `{names[0]}` to `{names[-1]}`"
+    facts = [cat + (" card (no color; it matches anything)" if cat == "wild" else " card")]
+    if card.get("side"):
+        facts.append(f"{card['side']} side only")
+    facts.append(pts_text)
+    if len(names) > 1 and all_counts:
+        per = [f"{sum(all_counts.get(n, Counter()).values())} × `{n}`" for n in names if all_counts.get(n)]
+        if per:
+            facts.append("in the box: " + ", ".join(per))
+    elif counts:
+        facts.append("in the box: " + ", ".join(f"{n} ({side})" if len(counts) > 1 else str(n) for side, n in counts.items()))
+    lines = [head, "", "; ".join(facts) + ".", ""]
+    if "playable_when" in card:
+        lines.append(f"- It may be played only when {w.expr(card['playable_when'])}.")
+    if "legal_when" in card:
+        if "challenge" in card:
+            lines.append(f"- It is legal only when {w.expr(card['legal_when'])}. It may be played anyway, as a bluff, "
+                         "and the attacked player may challenge it.")
+        else:
+            lines.append(f"- It may be played only when {w.expr(card['legal_when'])}.")
+    for eff in card.get("effects", []):
+        label = {"play": "When you play it", "turn_up": "As the round's first card"}.get(eff["event"], eff["event"])
+        subject = "you" if eff["event"] == "play" else "the dealer"
+        text = w.actions(eff["actions"], subject)
+        if eff["event"] == "turn_up":
+            text = text.replace("the next player", "the player to the dealer's left")
+        lines.append(f"- {label}: {text}.")
+    if "challenge" in card:
+        lines.append(f"- If the attacked player challenges it (and sees your hand): "
+                     f"{w.actions(card['challenge'], 'the challenger')}.")
+    if not card.get("effects") and cat != "wild":
+        lines.append("- It has no effect when played.")
+    return lines + [""]
+
+
+def _groups(cards):
+    """Consecutive cards with the same rules (0 to 9, say) as one group."""
+    out = []
+    for c in cards:
+        body = {k: v for k, v in c.items() if k != "names"}
+        if out and {k: v for k, v in out[-1][0].items() if k != "names"} == body:
+            out[-1].append(c)
+        else:
+            out.append([c])
+    return out
+
+
+def explain(rulebook, card: str | None = None) -> str:
+    ir = rulebook.ir
+    w = Words(ir)
+    counts = deck_counts(ir)
+    cards = ir.get("cards", [])
+    if card is not None:
+        found = [c for c in cards if c["names"][0] == card]
+        if not found:
+            from .errors import did_you_mean
+            raise KeyError(f"`{ir['name']}` has no card `{card}`" +
+                           (f"; {did_you_mean(card, [c['names'][0] for c in cards])}" if did_you_mean(card, [c['names'][0] for c in cards]) else ""))
+        return "\n".join(explain_card(w, found[0], counts.get(card)))
+    lines = [f"# {ir.get('title', ir['name'])}", ""]
+    players = ir.get("players", {"min": DEFAULT_PLAYERS[0], "max": DEFAULT_PLAYERS[1]})
+    sides = sides_of(ir)
+    total = sum(sum(c.values()) for c in counts.values()) // max(1, len(sides))
+    lines.append(f"For {players['min']} to {players['max']} players, with {total} cards.")
+    if len(sides) == 1:
+        lines.append(f"Colors: {', '.join(sides[0]['colors'])}.")
+    else:
+        lines.append("Every card has two faces: " + "; ".join(f"the {s['name']} side with colors {', '.join(s['colors'])}"
+                                                             for s in sides) + ". Play starts on the "
+                     f"{sides[0]['name']} side." + (" Which faces share a card is shuffled." if ir.get("pair_sides") else ""))
+    lines += ["", "## Setup", ""]
+    setup = ir.get("setup", {})
+    hand = w.expr(setup["hand"]) if "hand" in setup else str(DEFAULT_HAND)
+    if "cut" in setup:
+        lines.append(f"Before dealing, the dealer cuts the deck: with chance {w.expr(setup['cut']['chance'])} the cut is "
+                     f"exact, and then {w.actions(setup['cut']['actions'], 'the dealer')}.")
+    lines.append(f"Shuffle and deal {hand} cards to each player, one at a time, starting with the player to the "
+                 "dealer's left. Turn up the top card of the draw pile to start the discard pile.")
+    firsts = [(c["names"][0], e) for c in cards for e in c.get("effects", []) if e["event"] == "turn_up"]
+    if firsts:
+        lines += ["", "If the first card turned up is:"]
+        for name, e in firsts:
+            text = w.actions(e["actions"], "the dealer").replace("the next player", "the player to the dealer's left")
+            lines.append(f"- `{name}`: {text}.")
+        lines.append("- anything else: the player to the dealer's left starts, and play goes clockwise.")
+    else:
+        lines.append("The player to the dealer's left starts, and play goes clockwise.")
+    lines += ["", "## Your turn", ""]
+    turn = ir.get("turn", {})
+    lines.append("Play one card that matches the top card by color or by kind (number or symbol), or any wild card.")
+    if turn.get("multi_play"):
+        lines.append("You may play several cards of the same kind together when the first one matches; the last one "
+                     "sets the color.")
+    stuck = "only when you cannot play" if turn.get("draw_only_when_stuck") else "instead, even when you could play"
+    if turn.get("draw_until_playable"):
+        lines.append(f"Or draw ({stuck}): keep drawing until a playable card comes.")
+    else:
+        lines.append(f"Or draw one card ({stuck}).")
+    lines.append({"may_play": "A playable drawn card may be played at once (and no other card); otherwise your turn ends.",
+                  "must_play": "A playable drawn card must be played at once.",
+                  "is_kept": "The drawn card is kept and your turn ends."}[turn.get("drawn_card", "may_play")])
+    lines.append("When the draw pile runs out, the discard pile except its top card is shuffled into a new draw pile.")
+    for d in ir.get("declarations", []):
+        n = d["at"]
+        lines += ["", f"## Calling {d['name'].upper()}", "",
+                  f"When you play down to {n} card{'s' if n != 1 else ''}, call \"{d['name'].upper()}!\". If you forget and "
+                  f"another player catches you before the next player begins their turn, "
+                  f"{w.actions(d['actions'], 'you')}. A wrong accusation costs nothing."]
+    lines += ["", "## The cards", ""]
+    for group in _groups(cards):
+        lines += explain_card(w, group[0], counts.get(group[0]["names"][0]), [c["names"][0] for c in group], counts)
+    if ir.get("reactions"):
+        lines += ["## Answering attacks", "",
+                  "An attack (a card that makes another player draw, swap, ...) may be answered before it takes "
+                  "effect. The attacked player may:"]
+        for r in ir["reactions"]:
+            cond = f", if {w.expr(r['if'])}" if "if" in r else ""
+            with_ = " or ".join(f"`{x}`" for x in r["with"])
+            to = " or ".join(f"`{x}`" for x in r["to"])
+            lines.append(f"- answer a {to} with a {with_}{cond}: play it, then {w.actions(r['actions'], 'you')}.")
+        lines += ["", "Whoever does not answer takes the attack.", ""]
+    if ir.get("triggers") or "jump_in" in ir:
+        lines += ["## House rules", ""]
+        events = {"play": "is played", "draw": "is drawn"}
+        for t in ir.get("triggers", []):
+            of = ""
+            if "of" in t:
+                of = "a " + (f"{t['of']['color']} " if "color" in t["of"] else "") + f"`{t['of']['face']}`"
+            when = {"play": f"Whenever {of or 'a card'} is played",
+                    "draw": f"Whenever {of or 'a card'} is drawn",
+                    "turn_start": "At the start of every turn", "round_start": "At the start of every round",
+                    "round_end": "At the end of every round"}.get(t["event"], f"On {t['event']}")
+            cond = f" and {w.expr(t['if'])}" if "if" in t else ""
+            lines.append(f"- {when}{cond}: {w.actions(t['actions'], 'its player' if t['event'] in events else 'you')}.")
+        if "jump_in" in ir:
+            cond = w.expr(ir["jump_in"]["when"]) if "when" in ir["jump_in"] else "the card is identical to the top card"
+            lines.append(f"- Jumping in: right after any card is played, another player may play a card out of turn when "
+                         f"{cond}. Play then continues from them, and the jumped-on card's effect is replaced by theirs.")
+        lines.append("")
+    sc = ir.get("scoring", {})
+    lines += ["## Winning and scoring", ""]
+    lines.append("The first player with no cards left wins the round (a last card's effects still happen first).")
+    if sc.get("method") == "each_scores_own_hand":
+        lines.append("Every player scores the points of the cards left in their own hand; the lowest total wins.")
+    else:
+        lines.append("The winner scores the points of all cards left in the other players' hands.")
+    if "target" in sc:
+        lines.append(f"The game ends when a player's score reaches {w.expr(sc['target'])}.")
+    if "rounds" in sc:
+        lines.append(f"The game ends after {w.expr(sc['rounds'])} rounds.")
+    if "eliminate_above" in sc:
+        lines.append(f"A player whose score passes {w.expr(sc['eliminate_above'])} is out; the last player left wins.")
+    if not any(k in sc for k in ("target", "rounds", "eliminate_above")):
+        lines.append("One round decides the game.")
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,159 @@
+"""A terminal game, you against bots: the table and your hand shown, numbered legal moves, the
+bots' moves told in words, other hands hidden. The loop reads and writes through the callables it
+is given (the CLI passes the terminal's), so it can be driven through standard input and tested.
+"""
+from __future__ import annotations
+
+import random
+
+from .agents import make_agent
+
+
+class Quit(Exception):
+    pass
+
+
+def _seat_name(s, seat, you_seat):
+    return "you" if seat == you_seat else f"seat {seat}"
+
+
+def narrate(s, ev, you_seat) -> str | None:
+    """One event in words, from the human's side of the table (hidden cards stay hidden)."""
+    t = ev["type"]
+    who = lambda key="player": _seat_name(s, ev.get(key), you_seat)   # noqa: E731
+    verb = lambda key, base, third: base if ev.get(key) == you_seat else third   # noqa: E731
+    if t == "round_start":
+        return f"\n=== Round {ev['round']} (dealer: {_seat_name(s, ev['dealer'], you_seat)}) ==="
+    if t == "turn_up":
+        return f"First card turned up: {ev['card']}"
+    if t == "play":
+        return f"{who().capitalize()} {verb('player', 'play', 'plays')} {ev['card']}" + (" and call UNO!" if ev.get("uno") and ev.get("player") == you_seat else " and calls UNO!" if ev.get("uno") else "")
+    if t == "draw":
+        cards = f": {', '.join(ev['cards'])}" if ev.get("player") == you_seat and ev.get("cards") else ""
+        n = ev["count"]
+        return f"{who().capitalize()} {verb('player', 'draw', 'draws')} {n} card{'s' if n != 1 else ''}{cards}"
+    if t == "keep":
+        return f"{who().capitalize()} {verb('player', 'keep', 'keeps')} the drawn card"
+    if t == "skip":
+        return f"{who().capitalize()} {verb('player', 'are', 'is')} skipped"
+    if t == "reverse":
+        return f"The direction of play is now {ev['direction']}"
+    if t == "color":
+        return f"The color is now {ev['color']}" if ev.get("color") else None
+    if t == "respond":
+        return f"{who().capitalize()} {verb('player', 'answer', 'answers')} with {ev['card']}"
+    if t == "pass_attack":
+        return f"The attack passes to {_seat_name(s, ev['to'], you_seat)} (penalty {ev['penalty']})"
+    if t == "challenge":
+        text = f"{who().capitalize()} {verb('player', 'challenge', 'challenges')} {_seat_name(s, ev['attacker'], you_seat)}: " \
+               f"the card was {'legal' if ev['legal'] else 'a bluff'}"
+        if ev.get("player") == you_seat and ev.get("hand"):
+            text += f" (their hand: {', '.join(ev['hand'])})"
+        return text
+    if t == "catch":
+        return f"{who().capitalize()} {verb('player', 'catch', 'catches')} {_seat_name(s, ev['caught'], you_seat)} without UNO!"
+    if t == "jump_in":
+        return f"{who().capitalize()} {verb('player', 'jump', 'jumps')} in with {ev['card']}!"
+    if t in ("swap_hands", "swap_seats"):
+        what = "hands" if t == "swap_hands" else "seats"
+        return f"{who().capitalize()} {verb('player', 'swap', 'swaps')} {what} with {_seat_name(s, ev['other'], you_seat)}"
+    if t == "pass_hands":
+        return f"Every hand passes on, {ev['direction']}"
+    if t == "shuffle_hands":
+        return "All hands are gathered, shuffled and dealt out again"
+    if t == "flip":
+        return f"Everything flips to the {ev['side']} side; the top card is now {ev['top']}"
+    if t in ("give", "give_hand"):
+        return f"{who().capitalize()} {verb('player', 'give', 'gives')} {'a card' if t == 'give' else 'their hand'} to {_seat_name(s, ev['to'], you_seat)}"
+    if t == "reveal":
+        return f"Revealed: {ev['card']}"
+    if t == "chance":
+        return f"Chance: {ev['outcome']}"
+    if t == "perform":
+        return f"{who().capitalize()} {'succeed' if ev.get('player') == you_seat else 'succeeds'} at {ev['name'].replace('_', ' ')}" \
+            if ev["success"] else f"{who().capitalize()} {'fail' if ev.get('player') == you_seat else 'fails'} at {ev['name'].replace('_', ' ')}"
+    if t == "play_again":
+        return f"{who().capitalize()} {verb('player', 'play', 'plays')} again"
+    if t == "redraw":
+        return f"{ev['card']} goes back into the pile; another card is turned up"
+    if t == "reshuffle":
+        return "The discard pile is shuffled into a new draw pile"
+    if t == "eliminated":
+        return f"{who().capitalize()} {verb('player', 'are', 'is')} out of the game"
+    if t == "round_end":
+        if ev.get("winner") is None:
+            return "The round stalls (too many turns) and ends"
+        return f"*** {who('winner').capitalize()} {verb('winner', 'win', 'wins')} the round! ***"
+    if t == "score":
+        return f"{who().capitalize()} {verb('player', 'score', 'scores')} {ev['points']} (total {ev['total']})"
+    if t == "cut":
+        return f"The dealer's cut is {'exact' if ev['exact'] else 'not exact'}"
+    if t == "error":
+        return f"Rule error: {ev['message']}"
+    return None
+
+
+def table(s, you_seat) -> str:
+    top = s.discard[-1] if s.discard else None
+    color = s.rules.color_names[s.color] if s.color >= 0 else "none"
+    sizes = " · ".join(f"{_seat_name(s, q, you_seat)} {len(s.hands[q])}" + ("" if not s.out[q] else " (out)")
+                       for q in range(s.n))
+    lines = [f"Top card: {s.card_name(top)}   Color: {color}   Direction: "
+             f"{'clockwise' if s.direction == 1 else 'counterclockwise'}   Draw pile: {len(s.draw_pile)}",
+             f"Cards: {sizes}"]
+    if len(s.rules.sides) > 1:
+        lines[0] += f"   Side: {s.rules.sides[s.side]}"
+    lines.append("Your hand: " + (", ".join(sorted(s.card_name(c) for c in s.hands[you_seat])) or "(empty)"))
+    return "\n".join(lines)
+
+
+PROMPTS = {"turn": "Your turn", "drawn": "You drew a playable card", "color": "Name a color",
+           "player": "Choose a player", "card": "Choose a card to give", "challenge": "Challenge the attack?",
+           "respond": "You are attacked: answer?", "jump_in": "Jump in?", "catch": "Catch a player who did not call UNO?"}
+
+
+def play_game(game, *, seed: int, you: int = 0, agents=("greedy",), read, write) -> object:
+    """Play one game with a person at original seat `you`; `read(prompt)` returns a line (EOFError
+    when input ends), `write(text)` shows text. Returns the final state."""
+    s = game.new_state(seed)
+    bots = [make_agent(agents[i % len(agents)], seed + 1 + i) for i in range(game.players)]
+    rng = random.Random(seed)
+    shown = 0
+    while True:
+        log = s.log or []
+        for ev in log[shown:]:
+            text = narrate(s, ev, s.seats.index(you))
+            if text:
+                write(text)
+        shown = len(log)
+        if s.terminal:
+            break
+        d = s.decision
+        if d.probs is not None:
+            s.apply_action(rng.choices(d.options, d.probs)[0])
+            continue
+        if s.seats[d.player] != you:
+            bot = bots[s.seats[d.player]]
+            s.apply_action(bot.choose(s.observe(d.player) if bot.needs_observation else None, d.options))
+            continue
+        me = d.player
+        write("")
+        write(table(s, me))
+        write(f"{PROMPTS.get(d.kind, d.kind)}:")
+        for i, a in enumerate(d.options, 1):
+            write(f"  {i}) {s.action_name(a)}")
+        while True:
+            line = read(f"Your choice [1-{len(d.options)}, q to quit]: ").strip().lower()
+            if line in ("q", "quit", "exit"):
+                raise Quit()
+            if line.isdigit() and 1 <= int(line) <= len(d.options):
+                break
+            write(f"Please type a number from 1 to {len(d.options)}.")
+        s.apply_action(d.options[int(line) - 1])
+    if s.outcome == "win":
+        winner = s.seats[s.winner]
+        write(f"\nGame over: {'you win' if winner == you else f'seat {s.winner} wins'}. "
+              f"Scores: {', '.join(f'{_seat_name(s, q, s.seats.index(you))} {s.scores[q]}' for q in range(s.n))}")
+    else:
+        write(f"\nGame over ({s.outcome}).")
+    return s
