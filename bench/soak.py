@@ -85,7 +85,7 @@ def main():
         if d["errors"]:
             failed = True
         if not args.json:
-            print(f"{name:<17} {row['games_per_s']:8.1f} games/s  turns mean {row['turns_mean']:7.1f} p95 {row['turns_p95']:>5}"
+            print(f"{name:<17} {row['games_per_s']:8.1f} games/s  turns mean {row['turns_mean'] or 0:7.1f} p95 {row['turns_p95'] or '-':>5}"
                   f"  stalls {row['stalls']:>4}  errors {row['errors']:>3}  violations {violations:>3}  seats "
                   + " ".join(f"{r:.3f}" for r in row["seat_win_rates"])
                   + "  agents " + " ".join(f"{k} {v:.3f}" for k, v in row["agent_win_rates"].items()), flush=True)

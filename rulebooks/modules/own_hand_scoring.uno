@@ -3,6 +3,8 @@
 # for the shorter game.
 module own_hand_scoring "Each player scores their own hand; lowest total wins at 500"
 
+for classic
+
 scoring {
   each scores own hand
   target 500
