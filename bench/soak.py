@@ -43,6 +43,23 @@ def play_checked(game, spec, index):
         s.apply_unchecked(a)
 
 
+def soak_range(args):
+    """Play games [start, stop) of one rulebook, checking invariants; returns (summary, violations)."""
+    spec, start, stop = args
+    game = make_game(spec, log_events=False)
+    summary, problems = Summary(), []
+    seat_names = [spec.agents[i % len(spec.agents)] for i in range(spec.players)]
+    for i in range(start, stop):
+        s, bad = play_checked(game, spec, i)
+        if bad:
+            replay = make_game(spec, log_events=True)
+            r, _ = play_checked(replay, spec, i)
+            problems.append((i, game_seed(spec.seed, i), bad, (r.log or [])[-40:]))
+            continue
+        summary.add_game(s, seat_names)
+    return summary, problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=1000)
@@ -50,6 +67,7 @@ def main():
     ap.add_argument("--agents", default="random,greedy")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rulebooks", default="", help="comma-separated names (default: all shipped)")
+    ap.add_argument("--workers", type=int, default=1, help="processes; totals do not depend on it")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     names = [n for n in args.rulebooks.split(",") if n] or list(shipped_names())
@@ -58,22 +76,24 @@ def main():
     rows = []
     for name in names:
         spec = RunSpec(name, players=args.players, seed=args.seed, agents=agents, rounds="single")
-        game = make_game(spec, log_events=False)
-        summary, violations = Summary(), 0
-        seat_names = [agents[i % len(agents)] for i in range(args.players)]
         t = time.perf_counter()
-        for i in range(args.games):
-            s, bad = play_checked(game, spec, i)
-            if bad:
+        chunk = max(1, min(2000, args.games // max(1, args.workers * 4)))
+        jobs = [(spec, a, min(args.games, a + chunk)) for a in range(0, args.games, chunk)]
+        if args.workers > 1:
+            import multiprocessing as mp
+            with mp.get_context("fork").Pool(args.workers) as pool:
+                parts = pool.map(soak_range, jobs)
+        else:
+            parts = [soak_range(j) for j in jobs]
+        summary, violations = Summary(), 0
+        for part, problems in parts:
+            summary.merge(part)
+            for i, seed, bad, log in problems:
                 violations += 1
                 failed = True
-                replay = make_game(spec, log_events=True)
-                r, _ = play_checked(replay, spec, i)
-                print(f"VIOLATION in {name}, game {i} (seed {game_seed(spec.seed, i)}): {bad}", file=sys.stderr)
-                for ev in (r.log or [])[-40:]:
+                print(f"VIOLATION in {name}, game {i} (seed {seed}): {bad}", file=sys.stderr)
+                for ev in log:
                     print("   ", json.dumps(ev), file=sys.stderr)
-                continue
-            summary.add_game(s, seat_names)
         elapsed = time.perf_counter() - t
         d = summary.as_dict(args.players)
         row = {"rulebook": name, "games": args.games, "games_per_s": round(args.games / elapsed, 1),

@@ -12,6 +12,7 @@ from .vocab import (ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, EMITS, GLOBAL_NAMES
 
 DEFAULT_PLAYERS = (2, 10)
 DEFAULT_HAND = 7
+MAX_DECK = 5000           # cards in one box; more is refused (memory and time stay bounded)
 
 
 def sides_of(ir: dict) -> list[dict]:
@@ -129,6 +130,10 @@ class Checker:
                         total += cp["count"] * (ncolors if entry["kind"] == "per_color" else 1)
         if len(sides_of(ir)) > 1:
             total //= len(sides_of(ir))        # double-faced: each card has one face per side
+        if total > MAX_DECK:
+            self.error("U0504", f"the deck has {total:,} cards; the limit is {MAX_DECK:,}",
+                       ir.get("deck", [ir])[0] if ir.get("deck") else ir, None, "", "use fewer copies")
+            return
         lo = ir.get("players", {}).get("min", DEFAULT_PLAYERS[0])
         hand = literal_value(ir.get("setup", {}).get("hand")) if ir.get("setup", {}).get("hand") else DEFAULT_HAND
         if isinstance(hand, (int, float)) and total < lo * hand + 1:

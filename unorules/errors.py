@@ -35,6 +35,7 @@ CODES = {
     "U0501": "the deck cannot deal the minimum number of players",
     "U0502": "a deck entry names a card kind with no colour, or one that needs a colour",
     "U0503": "invalid range",
+    "U0504": "the deck is too large",
     "U0601": "extends or include forms a cycle",
     "U0602": "a file tries to extend a module, or include a rulebook",
     "U0701": "a trigger can re-trigger itself without bound",

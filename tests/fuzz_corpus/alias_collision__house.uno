@@ -1,0 +1,5 @@
+rulebook t
+extends classic
+turn {
+  draw until playable
+}

@@ -1,0 +1,5 @@
+rulebook t
+extends classic
+card wild {
+  on play: next draw_too 2
+}
