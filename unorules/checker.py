@@ -95,6 +95,9 @@ class Checker:
         if cut:
             self.expect(cut["chance"], "number", self.scope())
             self.actions(cut["actions"], self.scope(), "cut")
+        drawn = ir.get("turn", {}).get("drawn_card")
+        if isinstance(drawn, dict):
+            self.expect(drawn["must_play_when"], "bool", self.scope(card=True))
         if "when" in ir.get("jump_in", {}):
             self.expect(ir["jump_in"]["when"], "bool", self.scope(card=True))
         self.check_conflicts()

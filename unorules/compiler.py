@@ -75,6 +75,7 @@ class Compiled:
     jump_in: object | None                # None: no jumping in; else fn(state, env) -> bool
     options: dict[str, object]
     ir: dict
+    fused_color: list[bool] = field(default_factory=list)   # kind -> its play carries the first color choice
 
 
 class Compiler:
@@ -159,6 +160,9 @@ class Compiler:
         setup = ir.get("setup", {})
         turn = {"draw_until_playable": False, "draw_only_when_stuck": False, "drawn_card": "may_play",
                 "multi_play": False, "turn_cap": 10000, **ir.get("turn", {})}
+        if isinstance(turn["drawn_card"], dict):
+            turn["drawn_card_when"] = self.expr(turn["drawn_card"]["must_play_when"])
+            turn["drawn_card"] = "must_play"
         scoring = {"method": "winner_scores_others", "target": None, "eliminate_above": None,
                    "rounds": None, "to_the_last": False, "single_round": False}
         for key, value in ir.get("scoring", {}).items():
@@ -187,7 +191,8 @@ class Compiler:
             turn=turn, scoring=scoring, reactions=reactions, triggers=triggers,
             declarations=[(d["name"], d["at"], self.actions(d["actions"])) for d in ir.get("declarations", [])],
             jump_in=None if jump is None else (self.expr(jump["when"]) if "when" in jump else _identical_to_top),
-            options=dict(self.option_values), ir=ir)
+            options=dict(self.option_values), ir=ir,
+            fused_color=[_starts_with_own_color_choice(c) for c in ir.get("cards", [])])
 
     # -----------------------------------------------------------------------------------------
     # expressions: fn(state, env) -> value. players are seats, colors and kinds ids, cards card ids.
@@ -282,6 +287,16 @@ class Compiler:
         return E.bind(impl, who, where, ex)
 
 
+def _starts_with_own_color_choice(card: dict) -> bool:
+    """Does the card's `on play` begin with its player naming a color? Then a play of it carries
+    that color (one decision, as OpenSpiel and RLCard encode a wild)."""
+    for eff in card.get("effects", []):
+        if eff["event"] == "play" and eff["actions"]:
+            first = eff["actions"][0]
+            return first["kind"] == "choose_color" and "subject" not in first
+    return False
+
+
 def _identical_to_top(s, env):
     """The default jump-in condition: the card is identical (color and kind) to the top card."""
     c, top = env["card"], s.discard[-1]
@@ -318,6 +333,7 @@ GLOBAL_NAME_IMPL = {
     "streak": lambda s, env: s.streak,
     "clockwise": lambda s, env: s.direction == 1,
     "first_card": lambda s, env: s.first_card,
+    "just_drawn": lambda s, env: env.get("just_drawn", False),
     "fewest_cards": lambda s, env: min((len(s.hands[q]) for q in s.others_in_order(env["me"])), default=0),
     "most_cards": lambda s, env: max((len(s.hands[q]) for q in s.others_in_order(env["me"])), default=0),
 }

@@ -28,6 +28,7 @@ class Action(NamedTuple):
     kind: str          # play draw keep color player card challenge respond jump_in catch perform chance
     value: object      # card id, color id, seat, bool, outcome name, or None
     call: bool = False  # declare (call UNO) while playing this card
+    color: int | None = None   # a play that also answers the card's first color choice
 
 
 class CardView(NamedTuple):
@@ -157,7 +158,7 @@ class State:
         self.terminal = False
         self.turns_per_round: list[int] = []
         self.counts = {"drawn": 0, "challenges": 0, "challenges_won": 0, "catches": 0, "reshuffles": 0,
-                       "plays": 0, "decisions": 0}
+                       "plays": 0, "decisions": 0, "turn_decisions": 0}
         self.history: list[Action] = []
         self.tracked_players: set[int] = set()          # original players who played a tracked kind
 
@@ -295,7 +296,8 @@ class State:
     def apply_unchecked(self, action: Action):
         d = self.decision
         self.decision = None
-        self.counts["decisions"] += 1
+        if d.probs is None:
+            self.counts["decisions"] += 1
         if self.log is not None:
             self.history.append(action)
         try:
@@ -327,7 +329,8 @@ class State:
             if v is None:
                 return {"respond": "accept", "jump_in": "don't jump in"}.get(k, k)
             verb = {"play": "play", "respond": "answer with", "jump_in": "jump in with"}[k]
-            return f"{verb} {self.card_name(v)}" + (" and call " + self.game.declaration[0].upper() if a.call else "")
+            color = f" ({self.rules.color_names[a.color]})" if a.color is not None else ""
+            return f"{verb} {self.card_name(v)}{color}" + (" and call " + self.game.declaration[0].upper() if a.call else "")
         if k == "color":
             return f"color {self.rules.color_names[v]}"
         if k == "player":
@@ -472,16 +475,25 @@ class State:
         decl = self.game.declaration
         calls = decl is not None and len(self.hands[p]) - 1 == decl[1]
         faces = self.card_faces[self.side]
+        fused = self.rules.fused_color
+        colors = self.rules.side_colors[self.side]
+        ckind = self.ckind
         for c in hand:
             f = faces[c]
             if f in seen:
                 continue
             seen.add(f)
             if self.playable(p, c):
-                out.append(Action(kind, c, False))
-                if calls:
-                    out.append(Action(kind, c, True))
-        out.sort(key=lambda a: (faces[a.value], a.call))
+                if fused[ckind[c]]:
+                    for col in colors:
+                        out.append(Action(kind, c, False, col))
+                        if calls:
+                            out.append(Action(kind, c, True, col))
+                else:
+                    out.append(Action(kind, c, False))
+                    if calls:
+                        out.append(Action(kind, c, True))
+        out.sort(key=lambda a: (faces[a.value], a.call, -1 if a.color is None else a.color))
         if kind == "play" and cards is None and self.rules.turn["multi_play"]:
             out += self.multi_play_options(p, [a.value for a in out if not a.call])
         return out
@@ -550,6 +562,7 @@ class State:
                 if t.color is not None and t.color != self.ccolor[card]:
                     continue
             tenv = dict(env)
+            tenv.pop("_color", None)
             if t.cond is not None and not t.cond(self, tenv):
                 continue
             self.push(_depth_down)
@@ -753,8 +766,9 @@ def turn_decision(s: State, p):
 
 
 def _turn_answer(s: State, p, a: Action):
+    s.counts["turn_decisions"] += 1
     if a.kind == "play":
-        play_card(s, p, a.value, a.call)
+        play_card(s, p, a.value, a.call, a.color)
     elif a.kind == "play_many":
         play_many(s, p, a.value, a.call)
     else:
@@ -776,10 +790,15 @@ def play_many(s: State, p, cards, call):
             s.push_actions(effects, env)
 
 
-def play_card(s: State, p, card, call):
+def play_card(s: State, p, card, call, color=None, just_drawn=False):
     legal = s.place(p, card, call)
-    s.emit("play", player=p, card=s.card_name(card), **({"uno": True} if call else {}))
+    if s.log is not None:
+        s.emit("play", player=p, card=s.card_name(card), **({"uno": True} if call else {}))
     env = {"me": p, "_who": p, "card": card, "legal_play": legal}
+    if just_drawn:
+        env["just_drawn"] = True
+    if color is not None:
+        env["_color"] = color          # the answer to the card's first `choose color`, given with the play
     if s.rules.jump_in is not None:
         s.push(jump_window, p, card, env, 0)
     else:
@@ -817,14 +836,16 @@ def _jump_options(s, q, cond):
     opts, seen = [], set()
     decl = s.game.declaration
     calls = decl is not None and len(s.hands[q]) - 1 == decl[1]
+    fused = s.rules.fused_color
     for c in sorted(s.hands[q], key=s.face_of):
         f = s.face_of(c)
         if f in seen or not cond(s, {"me": q, "_who": q, "card": c}):
             continue
         seen.add(f)
-        opts.append(Action("jump_in", c, False))
-        if calls:
-            opts.append(Action("jump_in", c, True))
+        for col in (s.rules.side_colors[s.side] if fused[s.ckind[c]] else (None,)):
+            opts.append(Action("jump_in", c, False, col))
+            if calls:
+                opts.append(Action("jump_in", c, True, col))
     opts.append(Action("jump_in", None))
     return opts
 
@@ -835,7 +856,7 @@ def _jump_answer(s: State, ctx, a: Action):
         jump_window(s, p, card, env, i)
         return
     s.emit("jump_in", player=q, card=s.card_name(a.value))
-    play_card(s, q, a.value, a.call)
+    play_card(s, q, a.value, a.call, a.color)
 
 
 def end_play(s: State, p):
@@ -898,19 +919,22 @@ def turn_draw(s: State, p):
 
 
 def after_turn_draw(s: State, p, card):
-    mode = s.rules.turn["drawn_card"]
+    turn = s.rules.turn
+    mode = turn["drawn_card"]
     if card is not None and card in s.hands[p] and mode != "is_kept" and s.playable(p, card):
-        opts = s.play_options(p, "play", [card])
-        if mode == "may_play":
-            opts.append(KEEP)
-        s.ask("drawn", p, opts, _drawn_answer, p)
-        return
+        when = turn.get("drawn_card_when")
+        if when is None or when(s, {"me": p, "_who": p, "card": card}):
+            opts = s.play_options(p, "play", [card])
+            if mode == "may_play":
+                opts.append(KEEP)
+            s.ask("drawn", p, opts, _drawn_answer, p)
+            return
     advance(s)
 
 
 def _drawn_answer(s: State, p, a: Action):
     if a.kind == "play":
-        play_card(s, p, a.value, a.call)
+        play_card(s, p, a.value, a.call, a.color, just_drawn=True)
     else:
         s.emit("keep", player=p)
         advance(s)
@@ -1098,6 +1122,10 @@ def act_reverse(s, env, p, ex, kw):
 
 
 def act_choose_color(s, env, p, ex, kw):
+    given = env.pop("_color", None)
+    if given is not None and p == env["me"]:
+        s.set_color(given)              # answered with the play
+        return
     opts = [Action("color", c) for c in s.rules.side_colors[s.side]]
     s.ask("color", p, opts, _color_answer, p)
 

@@ -223,7 +223,9 @@ def format_rulebook(ir: dict, spans=None, comments=()) -> str:
             lines.append("  draw until playable")
         if t.get("draw_only_when_stuck"):
             lines.append("  draw only when stuck")
-        if "drawn_card" in t:
+        if isinstance(t.get("drawn_card"), dict):
+            lines.append(f"  drawn card must play when {expr(t['drawn_card']['must_play_when'])}")
+        elif "drawn_card" in t:
             lines.append("  drawn card " + {"may_play": "may play", "must_play": "must play",
                                               "is_kept": "is kept"}[t["drawn_card"]])
         if t.get("multi_play"):

@@ -331,7 +331,10 @@ class ToIR(Transformer):
     turn_draw_until_playable = _flag("draw_until_playable", True)
     draw_only_when_stuck = _flag("draw_only_when_stuck", True)
     drawn_card_may_play = _flag("drawn_card", "may_play")
-    drawn_card_must_play = _flag("drawn_card", "must_play")
+    def drawn_card_must_play(self, meta, c):
+        if c[0] is None:
+            return ("drawn_card", "must_play", _span_meta(meta))
+        return ("drawn_card", {"must_play_when": c[0]}, _span_meta(meta))
     drawn_card_is_kept = _flag("drawn_card", "is_kept")
     multi_play = _flag("multi_play", True)
     winner_scores_others = _flag("method", "winner_scores_others")

@@ -373,10 +373,17 @@ def _answer(s: State, d, key, entry) -> Action:
         if not holding:
             raise _Reject(f"seat {p} holds no `{v}` (hand: {', '.join(s.card_name(c) for c in s.hands[p]) or 'empty'})")
         faces = {s.face_of(c) for c in holding}
+        want_color = entry.get("color")
         for a in d.options:
             if a.kind == (key if key != "play" else "play") and a.value is not None and s.face_of(a.value) in faces \
                     and a.call == call:
-                return a
+                if a.color is None:
+                    return a
+                if want_color is None:
+                    raise _Reject(f"playing `{v}` names a color: add `color:` to the entry")
+                if s.rules.color_names[a.color] == want_color:
+                    entry["_color_used"] = True
+                    return a
         if any(a.value is not None and s.face_of(a.value) in faces for a in d.options):
             raise _Reject(f"`{v}` cannot be played {'with' if call else 'without'} calling here")
         raise _Reject(s.why_unplayable(p, holding[0], key))
@@ -492,6 +499,14 @@ def run(sc: Scenario) -> Result:
             matches = entry is not None and ekey in keys and (d.kind == "chance" or entry.get("player") == d.player)
             if matches:
                 pending = {}
+                consumed = 1
+                nxt = script[i + 1] if i + 1 < len(script) else None
+                if ekey in ("play", "jump_in") and "color" not in entry and isinstance(nxt, dict) \
+                        and nxt.get("player") == d.player and nxt.get("choose") in s.rules.color_names \
+                        and any(a.color is not None for a in d.options):
+                    # `play: wild` then `choose: yellow`: the engine takes both as one play
+                    entry = {**entry, "color": nxt["choose"]}
+                    consumed = 2
                 try:
                     answer = _answer(s, d, ekey, entry)
                 except _Reject as r:
@@ -501,12 +516,13 @@ def run(sc: Scenario) -> Result:
                         i += 1
                         break
                     raise _Fail(f"script[{i}] {_entry_text(entry)} was rejected: {r}")
-                trace.append(f"asked {_describe(s, d)} -> {s.action_name(answer)} (script[{i}])")
+                trace.append(f"asked {_describe(s, d)} -> {s.action_name(answer)} (script[{i}]"
+                             + (f" and [{i + 1}])" if consumed == 2 else ")"))
                 for m in ("color", "target"):
-                    if m in entry:
+                    if m in entry and not (m == "color" and entry.pop("_color_used", False)):
                         pending[m] = entry[m]
                         pending["player"] = d.player
-                i += 1
+                i += consumed
                 s.apply_action(answer)
                 continue
             dkey = keys[0] if keys else None

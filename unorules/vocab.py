@@ -17,6 +17,7 @@ GLOBAL_NAMES = {
     "streak": "number",        # how many cards of the top card's face lie in a row on the pile
     "clockwise": "bool",       # the direction of play
     "first_card": "bool",      # true while the round's first card is the top card
+    "just_drawn": "bool",      # the card being played was drawn this turn
     "fewest_cards": "number",  # the smallest hand among the other players still in
     "most_cards": "number",    # the largest hand among the other players still in
 }
