@@ -14,7 +14,7 @@ NAMES = {
     "me": "you", "next": "the next player", "previous": "the previous player", "dealer": "the dealer",
     "current_color": "the current color", "top": "the top card", "player_count": "the number of players",
     "streak": "the number of cards of that kind in a row on the pile", "clockwise": "play goes clockwise",
-    "first_card": "the round's first card is on top", "fewest_cards": "the fewest cards any other player holds",
+    "first_card": "the round's first card is on top", "just_drawn": "it was just drawn", "fewest_cards": "the fewest cards any other player holds",
     "most_cards": "the most cards any other player holds", "card": "the card", "target": "the attacked player",
     "attacker": "the attacker", "penalty": "the penalty", "legal": "the card was legal",
     "challenger": "the challenger", "chosen": "the chosen player", "revealed": "the revealed card",
@@ -361,9 +361,14 @@ def explain(rulebook, card: str | None = None) -> str:
         lines.append(f"Or draw ({stuck}): keep drawing until a playable card comes.")
     else:
         lines.append(f"Or draw one card ({stuck}).")
-    lines.append({"may_play": "A playable drawn card may be played at once (and no other card); otherwise your turn ends.",
-                  "must_play": "A playable drawn card must be played at once.",
-                  "is_kept": "The drawn card is kept and your turn ends."}[turn.get("drawn_card", "may_play")])
+    drawn = turn.get("drawn_card", "may_play")
+    if isinstance(drawn, dict):
+        lines.append(f"A playable drawn card is played at once when {w.expr(drawn['must_play_when'])}; "
+                     "otherwise it is kept and your turn ends.".replace("the card", "it"))
+    else:
+        lines.append({"may_play": "A playable drawn card may be played at once (and no other card); otherwise your turn ends.",
+                      "must_play": "A playable drawn card must be played at once.",
+                      "is_kept": "The drawn card is kept and your turn ends."}[drawn])
     lines.append("When the draw pile runs out, the discard pile except its top card is shuffled into a new draw pile.")
     for d in ir.get("declarations", []):
         n = d["at"]
