@@ -76,6 +76,8 @@ class Compiled:
     options: dict[str, object]
     ir: dict
     fused_color: list[bool] = field(default_factory=list)   # kind -> its play carries the first color choice
+    plain_match: list[bool] = field(default_factory=list)   # kind -> playable by matching alone (no rule)
+    wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
 
 
 class Compiler:
@@ -192,7 +194,9 @@ class Compiler:
             declarations=[(d["name"], d["at"], self.actions(d["actions"])) for d in ir.get("declarations", [])],
             jump_in=None if jump is None else (self.expr(jump["when"]) if "when" in jump else _identical_to_top),
             options=dict(self.option_values), ir=ir,
-            fused_color=[_starts_with_own_color_choice(c) for c in ir.get("cards", [])])
+            fused_color=[_starts_with_own_color_choice(c) for c in ir.get("cards", [])],
+            plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
+            wild_kind=[k.wild for k in kinds])
 
     # -----------------------------------------------------------------------------------------
     # expressions: fn(state, env) -> value. players are seats, colors and kinds ids, cards card ids.
@@ -205,7 +209,8 @@ class Compiler:
             return self.name(e)
         if k == "attr":
             of = self.expr(e["of"])
-            return ATTRIBUTE_IMPL[e["name"]](of)
+            fast = _fast_attr(e)
+            return fast if fast is not None else ATTRIBUTE_IMPL[e["name"]](of)
         if k == "call":
             of = self.expr(e["of"])
             arg = self.expr(e["arg"])
@@ -217,7 +222,11 @@ class Compiler:
             of = self.expr(e["of"])
             return lambda s, env: -of(s, env)
         if k == "binary":
-            return BINARY_IMPL[e["op"]](self.expr(e["left"]), self.expr(e["right"]))
+            left, right = self.expr(e["left"]), self.expr(e["right"])
+            const = _constant(e["right"], self)
+            if const is not _NOT_CONSTANT and e["op"] in _CONST_RIGHT:
+                return _CONST_RIGHT[e["op"]](left, const)
+            return BINARY_IMPL[e["op"]](left, right)
         raise RuleRuntimeError(f"cannot compile expression kind {k!r}", self.where(e))
 
     def name(self, e):
@@ -371,14 +380,14 @@ def _count(of, arg):
 def _any(of, arg):
     def fn(s, env):
         saved = env.get("card")
-        try:
-            for c in of(s, env):
-                env["card"] = c
-                if arg(s, env):
-                    return True
-            return False
-        finally:
-            env["card"] = saved
+        found = False
+        for c in of(s, env):
+            env["card"] = c
+            if arg(s, env):
+                found = True
+                break
+        env["card"] = saved
+        return found
     return fn
 
 
@@ -389,20 +398,74 @@ def _has(of, arg):
 METHOD_IMPL = {"count": _count, "any": _any, "has": _has}
 
 
-def _binop(f):
-    return lambda l, r: (lambda s, env: f(l(s, env), r(s, env)))
+def _div(a, b):
+    return a // b if isinstance(a, int) and isinstance(b, int) and b else (a / b if b else 0)
 
 
+# one closure per operator (no inner call to an operator function): expressions run in the hot path
 BINARY_IMPL = {
     "or": lambda l, r: (lambda s, env: bool(l(s, env)) or bool(r(s, env))),
     "and": lambda l, r: (lambda s, env: bool(l(s, env)) and bool(r(s, env))),
-    "==": _binop(lambda a, b: a == b), "!=": _binop(lambda a, b: a != b),
-    "<": _binop(lambda a, b: a < b), "<=": _binop(lambda a, b: a <= b),
-    ">": _binop(lambda a, b: a > b), ">=": _binop(lambda a, b: a >= b),
-    "+": _binop(lambda a, b: a + b), "-": _binop(lambda a, b: a - b), "*": _binop(lambda a, b: a * b),
-    "/": _binop(lambda a, b: a // b if isinstance(a, int) and isinstance(b, int) and b else (a / b if b else 0)),
-    "%": _binop(lambda a, b: a % b if b else 0),
+    "==": lambda l, r: (lambda s, env: l(s, env) == r(s, env)),
+    "!=": lambda l, r: (lambda s, env: l(s, env) != r(s, env)),
+    "<": lambda l, r: (lambda s, env: l(s, env) < r(s, env)),
+    "<=": lambda l, r: (lambda s, env: l(s, env) <= r(s, env)),
+    ">": lambda l, r: (lambda s, env: l(s, env) > r(s, env)),
+    ">=": lambda l, r: (lambda s, env: l(s, env) >= r(s, env)),
+    "+": lambda l, r: (lambda s, env: l(s, env) + r(s, env)),
+    "-": lambda l, r: (lambda s, env: l(s, env) - r(s, env)),
+    "*": lambda l, r: (lambda s, env: l(s, env) * r(s, env)),
+    "/": lambda l, r: (lambda s, env: _div(l(s, env), r(s, env))),
+    "%": lambda l, r: (lambda s, env: (lambda a, b: a % b if b else 0)(l(s, env), r(s, env))),
 }
+
+# comparisons with a constant on the right: the constant is captured, not called
+_CONST_RIGHT = {
+    "==": lambda l, c: (lambda s, env: l(s, env) == c),
+    "!=": lambda l, c: (lambda s, env: l(s, env) != c),
+    "<": lambda l, c: (lambda s, env: l(s, env) < c),
+    "<=": lambda l, c: (lambda s, env: l(s, env) <= c),
+    ">": lambda l, c: (lambda s, env: l(s, env) > c),
+    ">=": lambda l, c: (lambda s, env: l(s, env) >= c),
+}
+_NOT_CONSTANT = object()
+
+
+def _constant(e, compiler):
+    """The value of an expression known when compiling (a literal, a color, a kind, an option)."""
+    if e["kind"] in ("number", "bool", "string"):
+        return e["value"]
+    if e["kind"] == "name":
+        n = e["name"]
+        if n in GLOBAL_NAMES or n in SCOPED_NAMES:
+            return _NOT_CONSTANT
+        for table in (compiler.color_id, compiler.kind_id, compiler.option_values):
+            if n in table:
+                return table[n]
+    return _NOT_CONSTANT
+
+
+def _fast_attr(e):
+    """`card.color`, `card.kind`, `top.kind`, `me.hand` ...: one closure reading the tables."""
+    of, name = e["of"], e["name"]
+    if of["kind"] != "name":
+        return None
+    n = of["name"]
+    if n in SCOPED_NAMES or n == "me":
+        if name == "color":
+            return lambda s, env: s.ccolor[env[n]]
+        if name == "kind":
+            return lambda s, env: s.ckind[env[n]]
+        if name == "hand":
+            return lambda s, env: s.hands[env[n]]
+        if name == "wild":
+            return lambda s, env: s.rules.wild_kind[s.ckind[env[n]]]
+    if n == "top":
+        if name == "color":
+            return lambda s, env: s.ccolor[s.discard[-1]]
+        if name == "kind":
+            return lambda s, env: s.ckind[s.discard[-1]]
+    return None
 
 assert set(GLOBAL_NAME_IMPL) == set(GLOBAL_NAMES)
 assert {a for (_, a) in ATTRIBUTES} == set(ATTRIBUTE_IMPL)

@@ -78,6 +78,7 @@ class Attack:
 
 DRAW = Action("draw", None)
 KEEP = Action("keep", None)
+_KIND_ORDER = {"play": 0, "play_many": 1, "respond": 0, "jump_in": 0, "draw": 5, "keep": 5}
 
 
 class Game:
@@ -103,6 +104,12 @@ class Game:
             raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
                                    "double-faced cards need as many faces on each side")
         self.declaration = rules.declarations[0] if rules.declarations else None
+
+    def action_cache(self, n):
+        cache = self.__dict__.setdefault("_actions", {})
+        if n not in cache:
+            cache[n] = ([Action("play", c, False) for c in range(n)], [Action("play", c, True) for c in range(n)], {})
+        return cache[n]
 
     def new_state(self, seed: int = 0, *, deal: bool = True) -> "State":
         s = State(self, seed)
@@ -174,6 +181,8 @@ class State:
             cards = list(zip(*per_side))
         self.card_faces = [[c[s] for c in cards] for s in range(len(rules.sides))]
         self.ncards = len(cards)
+        # the play actions of every card, built once per game factory (decisions reuse them)
+        self._play, self._play_call, self._play_color = self.game.action_cache(self.ncards)
         self.set_side(self.side)
 
     def set_side(self, side):
@@ -231,7 +240,7 @@ class State:
 
     # -- agenda ---------------------------------------------------------------------------------
     def push(self, fn, *args):
-        self.agenda.append((fn, *args))
+        self.agenda.append((fn,) + args)
 
     def push_actions(self, actions, env):
         ag = self.agenda
@@ -282,7 +291,23 @@ class State:
         return list(zip(d.options, d.probs))
 
     def legal_actions(self):
-        return [] if self.terminal else list(self.decision.options)
+        """The legal actions, deterministic and sorted (plays by card face, then the rest)."""
+        if self.terminal:
+            return []
+        if self.decision.kind not in ("turn", "drawn", "respond", "jump_in", "card"):
+            return list(self.decision.options)          # already in the engine's fixed order
+        faces = self.card_faces[self.side]
+
+        def key(a):
+            v = a.value
+            if isinstance(v, tuple):
+                v = (1, tuple(faces[c] for c in v))
+            elif a.kind in ("play", "respond", "jump_in", "card") and v is not None:
+                v = (0, faces[v])
+            else:
+                v = (2, -1 if v is None else v if isinstance(v, int) else str(v))
+            return (_KIND_ORDER.get(a.kind, 9), v, a.call, -1 if a.color is None else a.color)
+        return sorted(self.decision.options, key=key)
 
     def apply_action(self, action: Action):
         if self.terminal:
@@ -469,34 +494,56 @@ class State:
         return f"`{name}` does not match the top card `{self.card_name(top)}` (color {color})"
 
     def play_options(self, p, kind="play", cards=None):
+        """The play actions of p now, in hand order (legal_actions() sorts them for people)."""
         hand = self.hands[p] if cards is None else cards
         seen = set()
         out = []
+        append = out.append
         decl = self.game.declaration
         calls = decl is not None and len(self.hands[p]) - 1 == decl[1]
         faces = self.card_faces[self.side]
-        fused = self.rules.fused_color
-        colors = self.rules.side_colors[self.side]
-        ckind = self.ckind
+        rules = self.rules
+        fused = rules.fused_color
+        plain = rules.plain_match           # kind -> matched by color/kind alone, no rule to evaluate
+        wild = rules.wild_kind
+        ckind, ccolor = self.ckind, self.ccolor
+        color = self.color
+        top_kind = ckind[self.discard[-1]] if self.discard else -1
+        play, play_call = self._play, self._play_call
         for c in hand:
             f = faces[c]
             if f in seen:
                 continue
             seen.add(f)
-            if self.playable(p, c):
-                if fused[ckind[c]]:
-                    for col in colors:
-                        out.append(Action(kind, c, False, col))
-                        if calls:
-                            out.append(Action(kind, c, True, col))
-                else:
-                    out.append(Action(kind, c, False))
+            k = ckind[c]
+            if plain[k]:
+                if not (wild[k] or ccolor[c] == color or k == top_kind or top_kind < 0):
+                    continue
+            elif not self.playable(p, c):
+                continue
+            if fused[k]:
+                for col in rules.side_colors[self.side]:
+                    append(self._fused(kind, c, False, col))
                     if calls:
-                        out.append(Action(kind, c, True))
-        out.sort(key=lambda a: (faces[a.value], a.call, -1 if a.color is None else a.color))
-        if kind == "play" and cards is None and self.rules.turn["multi_play"]:
+                        append(self._fused(kind, c, True, col))
+            elif kind == "play":
+                append(play[c])
+                if calls:
+                    append(play_call[c])
+            else:
+                append(Action(kind, c, False))
+                if calls:
+                    append(Action(kind, c, True))
+        if kind == "play" and cards is None and rules.turn["multi_play"]:
             out += self.multi_play_options(p, [a.value for a in out if not a.call])
         return out
+
+    def _fused(self, kind, c, call, col):
+        key = (kind, c, call, col)
+        a = self._play_color.get(key)
+        if a is None:
+            a = self._play_color[key] = Action(kind, c, call, col)
+        return a
 
     def multi_play_options(self, p, starts):
         """Several cards of one kind played together, the first of them playable: every order of
@@ -739,10 +786,11 @@ def advance(s: State):
         guard = 0
         while s.skips[nxt] > 0 and guard < 4 * s.n:
             s.skips[nxt] -= 1
-            s.emit("skip", player=nxt)
+            if s.log is not None:
+                s.emit("skip", player=nxt)
             nxt = s.step(nxt)
             guard += 1
-    s.push(begin_turn, nxt)
+    begin_turn(s, nxt)
 
 
 def begin_turn(s: State, p):
@@ -752,10 +800,15 @@ def begin_turn(s: State, p):
         s.turns = s.game.turn_cap          # the turns actually played
         s.end_round(None, "stalled")
         return
-    s.exposed = []
-    s.emit("turn", player=p)
-    s.push(turn_decision, p)
-    s.fire("turn_start", {"me": p, "_who": p})
+    if s.exposed:
+        s.exposed = []
+    if s.log is not None:
+        s.emit("turn", player=p)
+    if "turn_start" in s.rules.triggers:
+        s.push(turn_decision, p)
+        s.fire("turn_start", {"me": p, "_who": p})
+    else:
+        turn_decision(s, p)
 
 
 def turn_decision(s: State, p):
@@ -860,13 +913,17 @@ def _jump_answer(s: State, ctx, a: Action):
 
 
 def end_play(s: State, p):
-    for q in (p,) + s.others_in_order(p):
-        if not s.out[q] and not s.hands[q]:
-            s.end_round(q)
-            return
-    s.push(advance)
+    hands = s.hands
+    if not (hands[p] and all(hands)):        # someone may have gone out (eliminated seats hold nothing)
+        for q in (p,) + s.others_in_order(p):
+            if not s.out[q] and not hands[q]:
+                s.end_round(q)
+                return
     if s.exposed:
+        s.push(advance)
         s.push(catch_window, list(s.exposed), 0)
+    else:
+        advance(s)
 
 
 def catch_window(s: State, exposed, i):

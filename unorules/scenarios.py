@@ -331,7 +331,7 @@ def _card_matches(s: State, card: int, name) -> bool:
 
 def _describe(s: State, d) -> str:
     who = "chance" if d.player is None else f"seat {d.player}"
-    return f"{who}: {d.kind} [{', '.join(s.action_name(a) for a in d.options)}]"
+    return f"{who}: {d.kind} [{', '.join(s.action_name(a) for a in s.legal_actions())}]"
 
 
 def _entry_text(e: dict) -> str:

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Simulation speed against the references, all in one run (random agents, single rounds).
+
+Times, for each player count and in alternating repeats:
+  rlcard      RLCard 1.2.0's raw UnoGame (../shared/bench/rlcard_uno.py; `pip install '.[bench]'`)
+  handcoded   the hand-written pure-Python simulator of RLCard's rules (../shared/bench/handcoded_uno.py)
+  unorules:rlcard    this project's interpreter on rulebooks/rlcard.uno (RLCard's rules as a rulebook)
+  unorules:official  this project's interpreter on official (challenge, UNO call and catch, scoring)
+and prints games per second (median of the repeats), decisions per game, and the ratios the
+project tracks. It also checks that rulebooks/rlcard.uno plays like RLCard: the same mean number of
+turn decisions per game and seat-0 win rate within sampling error (z scores).
+
+    python bench/speed.py --games 2000 --players 2,4 --repeats 3
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from unorules.simulation import RunSpec, make_game, play_one   # noqa: E402
+
+
+def load_reference(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def unorules_runner(rulebook, count_key):
+    def run(n_games, players, seed):
+        spec = RunSpec(rulebook, players=players, seed=seed, agents=("random",), rounds="single")
+        game = make_game(spec)
+        actions, winners = [], []
+        t0 = time.perf_counter()
+        for i in range(n_games):
+            s = play_one(game, spec, i)
+            actions.append(s.counts[count_key])
+            winners.append(s.winner if s.winner is not None else -1)
+        return time.perf_counter() - t0, actions, winners
+    return run
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=2000, help="games per timed run (official plays games/10)")
+    ap.add_argument("--players", default="2,4")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "bench"), help="folder of the reference scripts")
+    args = ap.parse_args()
+    shared = Path(args.shared)
+    runners = {}
+    try:
+        rl = load_reference(shared / "rlcard_uno.py", "rlcard_uno")
+        import rlcard  # noqa: F401
+        runners["rlcard"] = (rl.play_raw, args.games)
+    except (ImportError, FileNotFoundError) as e:
+        print(f"(rlcard not timed: {e}; `pip install '.[bench]'`)")
+    try:
+        hc = load_reference(shared / "handcoded_uno.py", "handcoded_uno")
+        runners["handcoded"] = (lambda n, p, s: hc.run_games("bits", n, p, s, "stdlib"), args.games * 4)
+    except FileNotFoundError as e:
+        print(f"(handcoded reference not timed: {e})")
+    runners["unorules:rlcard"] = (unorules_runner("rlcard", "turn_decisions"), args.games)
+    runners["unorules:official"] = (unorules_runner("official", "decisions"), max(20, args.games // 10))
+
+    for players in [int(p) for p in args.players.split(",")]:
+        rates = {k: [] for k in runners}
+        last = {}
+        for _ in range(args.repeats):                 # alternate the implementations in every repeat
+            for name, (run, n) in runners.items():
+                elapsed, actions, winners = run(n, players, args.seed)
+                rates[name].append(n / elapsed)
+                last[name] = (actions, winners, elapsed)
+        print(f"\n{players} players, random agents, {args.repeats} alternating repeats (median games/s):")
+        med = {k: statistics.median(v) for k, v in rates.items()}
+        for name in runners:
+            actions, winners, elapsed = last[name]
+            dpg = statistics.mean(actions)
+            print(f"  {name:<18} {med[name]:9.0f} games/s  {dpg:7.1f} decisions/game  "
+                  f"{med[name] * dpg / 1000:7.0f}k decisions/s  seat0 {winners.count(0) / len(winners):.3f}")
+        def ratio(a, b):
+            return f"{med[a] / med[b]:.2f}x" if a in med and b in med else "n/a"
+        print(f"  ratios: unorules:official / rlcard = {ratio('unorules:official', 'rlcard')} (target >= 3x)   "
+              f"unorules:rlcard / handcoded = {ratio('unorules:rlcard', 'handcoded')} (target >= 0.33x)   "
+              f"unorules:rlcard / rlcard = {ratio('unorules:rlcard', 'rlcard')}   handcoded / rlcard = {ratio('handcoded', 'rlcard')}")
+        ref = "handcoded" if "handcoded" in last else "rlcard" if "rlcard" in last else None
+        if ref:
+            a_ref, w_ref, _ = last[ref]
+            a_us, w_us, _ = last["unorules:rlcard"]
+            def z_mean(x, y):
+                se = math.sqrt(statistics.variance(x) / len(x) + statistics.variance(y) / len(y))
+                return (statistics.mean(x) - statistics.mean(y)) / se
+            def z_rate(x, y):
+                px, py = x.count(0) / len(x), y.count(0) / len(y)
+                se = math.sqrt(px * (1 - px) / len(x) + py * (1 - py) / len(y))
+                return (px - py) / se
+            print(f"  rulebooks/rlcard.uno vs {ref}: decisions/game z = {z_mean(a_us, a_ref):+.2f}, "
+                  f"seat-0 win rate z = {z_rate(w_us, w_ref):+.2f} (|z| < 2: the same game within sampling error)")
+
+
+if __name__ == "__main__":
+    main()
