@@ -496,7 +496,6 @@ class State:
     def play_options(self, p, kind="play", cards=None):
         """The play actions of p now, in hand order (legal_actions() sorts them for people)."""
         hand = self.hands[p] if cards is None else cards
-        seen = set()
         out = []
         append = out.append
         decl = self.game.declaration
@@ -510,11 +509,9 @@ class State:
         color = self.color
         top_kind = ckind[self.discard[-1]] if self.discard else -1
         play, play_call = self._play, self._play_call
-        for c in hand:
-            f = faces[c]
-            if f in seen:
-                continue
-            seen.add(f)
+        # one card per face, the first held (dict keeps insertion order: deterministic)
+        distinct = {faces[c]: c for c in reversed(hand)}.values() if len(hand) > 1 else hand
+        for c in distinct:
             k = ckind[c]
             if plain[k]:
                 if not (wild[k] or ccolor[c] == color or k == top_kind or top_kind < 0):
@@ -859,9 +856,12 @@ def play_card(s: State, p, card, call, color=None, just_drawn=False):
 
 
 def after_play(s: State, p, card, env):
+    effects = s.rules.kinds[s.ckind[card]].effects.get("play")
+    if not effects and "play" not in s.rules.triggers:
+        end_play(s, p)                       # nothing to run: straight on (the common number card)
+        return
     s.push(end_play, p)
     s.fire("play", env, card)
-    effects = s.rules.kinds[s.ckind[card]].effects.get("play")
     if effects:
         s.push_actions(effects, env)
 
