@@ -66,8 +66,19 @@ def play_one(game: Game, spec: RunSpec, index: int):
     return s
 
 
+_GAMES: dict = {}          # per process: a worker compiles the rulebook once, not once per chunk
+
+
+def cached_game(spec: RunSpec, log_events: bool) -> Game:
+    key = (spec, log_events)
+    if key not in _GAMES:
+        _GAMES.clear()
+        _GAMES[key] = make_game(spec, log_events=log_events)
+    return _GAMES[key]
+
+
 def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = None, progress=None) -> Summary:
-    game = make_game(spec, log_events=events_path is not None)
+    game = cached_game(spec, log_events=events_path is not None)
     names = seat_agents(spec)
     summary = Summary()
     out = open(events_path, "w", encoding="utf-8") if events_path else None
@@ -98,7 +109,7 @@ def simulate(spec: RunSpec, games: int, workers: int = 1, events_path: str | Pat
     if workers <= 1 or events_path is not None or games < 2 * workers:
         return run_range(spec, 0, games, str(events_path) if events_path else None, progress)
     import multiprocessing as mp
-    chunk = max(1, min(500, games // (workers * 4)))
+    chunk = max(1, min(250, games // (workers * 16)))
     jobs = [(spec, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     total = Summary()
     ctx = mp.get_context("fork") if hasattr(__import__("os"), "fork") else mp.get_context()
