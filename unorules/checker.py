@@ -289,6 +289,12 @@ class Checker:
             if a.get("otherwise"):
                 self.actions(a["otherwise"], scope, context)
 
+    def no_member(self, e, of, what):
+        names = _members(of)
+        listed = "it has: " + ", ".join(f"`{n}`" for n in names) if names else None
+        self.error("U0302", f"{_a(of)} has no {what} `{e['name']}`", e, "name", f"unknown {what}",
+                   did_you_mean(e["name"], names) or listed)
+
     # -----------------------------------------------------------------------------------------
     def expect(self, expr, want, scope):
         if expr.get("kind") == "name" and want in ("color", "kind"):
@@ -340,9 +346,7 @@ class Checker:
                 return None
             t = ATTRIBUTES.get((of, e["name"]))
             if t is None:
-                names = [a for (r, a) in ATTRIBUTES if r == of] + [m for (r, m) in METHODS if r == of]
-                self.error("U0302", f"{_a(of)} has no attribute `{e['name']}`", e, "name", "unknown attribute",
-                           did_you_mean(e["name"], names) or ("it has: " + ", ".join(f"`{n}`" for n in names) if names else None))
+                self.no_member(e, of, "attribute")
             return t
         if k == "call":
             of = self.type_of(e["of"], scope)
@@ -350,9 +354,7 @@ class Checker:
                 return None
             m = METHODS.get((of, e["name"]))
             if m is None:
-                names = [m for (r, m) in METHODS if r == of]
-                self.error("U0302", f"{_a(of)} has no method `{e['name']}`", e, "name", "unknown method",
-                           did_you_mean(e["name"], names) or ("it has: " + ", ".join(f"`{n}`" for n in names) if names else None))
+                self.no_member(e, of, "method")
                 return None
             arg_type, binds, result = m
             if "arg" not in e:
@@ -388,6 +390,10 @@ class Checker:
 def _stem(file):
     from pathlib import Path
     return Path(file or "?").stem
+
+
+def _members(of):
+    return [a for (r, a) in ATTRIBUTES if r == of] + [m for (r, m) in METHODS if r == of]
 
 
 def _walk(actions):
