@@ -137,3 +137,12 @@ def test_the_tutorial_walks_through_the_five_cards():
     for p in CUSTOM:
         assert f"rulebooks/custom/{p.name}" in text
         assert parse_file(p).ir["cards"][0]["names"] == ["wild_customizable"]
+
+
+@pytest.mark.parametrize("card", [p.stem for p in CUSTOM])
+def test_each_tutorial_card_plays_in_the_terminal(card):
+    code, out, err = run_cli("play", "official", "--with", card, "--seed", "11", "--players", "3",
+                             input="1\n" * 800)
+    assert code == 0, err
+    assert "Game over" in out or "Input ended" in out
+    assert "Your hand:" in out
