@@ -205,3 +205,13 @@ def test_the_language_reference_documents_every_code_and_action():
     for word in documented:
         assert f"`{word}" in text, word
     assert len(aliases) > 80
+
+
+def test_every_keyword_of_the_grammar_is_in_the_language_reference():
+    import re
+    from unorules.parser import grammar_text
+    from unorules.resources import docs_file
+    text = docs_file().read_text()
+    keywords = set(re.findall(r'"([a-z_]+)"', grammar_text())) - {"x"}
+    missing = sorted(k for k in keywords if not re.search(rf"\b{k}\b", text))
+    assert missing == []
