@@ -96,7 +96,8 @@ def narrate(s, ev, you_seat) -> str | None:
 def table(s, you_seat) -> str:
     top = s.discard[-1] if s.discard else None
     color = s.rules.color_names[s.color] if s.color >= 0 else "none"
-    sizes = " · ".join(f"{_seat_name(s, q, you_seat)} {len(s.hands[q])}" + ("" if not s.out[q] else " (out)")
+    sizes = " · ".join(f"{_seat_name(s, q, you_seat)} {len(s.hands[q])}"
+                       + (" (out)" if s.out[q] else " (one card!)" if len(s.hands[q]) == 1 else "")
                        for q in range(s.n))
     lines = [f"Top card: {s.card_name(top)}   Color: {color}   Direction: "
              f"{'clockwise' if s.direction == 1 else 'counterclockwise'}   Draw pile: {len(s.draw_pile)}",
