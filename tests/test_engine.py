@@ -309,3 +309,19 @@ def test_the_engine_knows_no_card_or_edition_names():
         for i, line in enumerate(path.read_text().splitlines(), 1):
             code_part = line.split("#", 1)[0]
             assert not names.search(code_part), f"{path.name}:{i}: {line.strip()}"
+
+
+def test_greedy_names_the_color_it_holds_most_and_keeps_wilds_for_last(tmp_path):
+    from unorules.agents import GreedyAgent
+    from unorules.scenarios import build, load_scenarios
+    p = write(tmp_path, "s.yaml", "name: greedy\nrulebook: classic\nplayers: 2\ngiven:\n"
+                                  "  hands: {0: [wild, blue 1, blue 2, green 7], 1: [green 3]}\n"
+                                  "  discard: [red 5]\n  draw_pile: [yellow 1]\n  turn: 0\n")
+    s, _ = build(load_scenarios(p)[0])
+    a = GreedyAgent(0).choose(s.observe(0), s.decision.options)
+    assert s.action_name(a) == "play wild (blue)"
+    p2 = write(tmp_path, "t.yaml", "name: greedy\nrulebook: classic\nplayers: 2\ngiven:\n"
+                                   "  hands: {0: [wild, red 1, blue 2], 1: [green 3]}\n"
+                                   "  discard: [red 5]\n  draw_pile: [yellow 1]\n  turn: 0\n")
+    s, _ = build(load_scenarios(p2)[0])
+    assert s.action_name(GreedyAgent(0).choose(s.observe(0), s.decision.options)) == "play red 1"

@@ -85,7 +85,10 @@ class GreedyAgent(Agent):
 
         def score(a):
             cv = by_card[a.value]
-            return (urgent and cv.attacks, not cv.wild, a.call, cv.points, held.get(cv.color, 0), -a.value)
+            # a play that names a color names the one held most (other than the card played)
+            named = held.get(a.color, 0) - (cv.color == a.color) if a.color is not None else 0
+            return (urgent and cv.attacks, not cv.wild, a.call, cv.points, held.get(cv.color, 0), named,
+                    -a.value, -(a.color or 0))
         return max(plays, key=score)
 
 

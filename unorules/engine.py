@@ -60,6 +60,8 @@ class Observation(NamedTuple):
 
 
 class Decision:
+    """What the engine asks next: a player's choice among `options`, or (with `probs`) a chance node.
+    `resume(state, env, action)` carries on with the answer."""
     __slots__ = ("kind", "player", "options", "resume", "env", "probs")
 
     def __init__(self, kind, player, options, resume, env, probs=None):
@@ -330,7 +332,8 @@ class State:
         except RuleRuntimeError as e:
             self.fail(e)
             return
-        self.run()
+        if self.agenda or self.decision is None:
+            self.run()
 
     def is_terminal(self):
         return self.terminal
@@ -566,23 +569,26 @@ class State:
 
     def place(self, p, card, call):
         """Move a card from p's hand to the discard pile: the common part of every way to play."""
-        k = self.rules.kinds[self.ckind[card]]
+        ckind = self.ckind
+        kind = ckind[card]
+        k = self.rules.kinds[kind]
         legal = True
         if k.legal is not None:
             legal = bool(k.legal(self, {"me": p, "_who": p, "card": card}))
-        top = self.discard[-1] if self.discard else None
+        discard = self.discard
+        self.streak = self.streak + 1 if discard and ckind[discard[-1]] == kind else 1
         self.hands[p].remove(card)
-        self.discard.append(card)
-        self.streak = self.streak + 1 if top is not None and self.ckind[top] == self.ckind[card] else 1
+        discard.append(card)
         c = self.ccolor[card]
         if c != NO_COLOR:
             self.color = c
         self.first_card = False
         self.current = p
         self.counts["plays"] += 1
-        if self.game.track_kinds and self.ckind[card] in self.game.track_kinds:
+        game = self.game
+        if game.track_kinds and kind in game.track_kinds:
             self.tracked_players.add(self.seats[p])
-        decl = self.game.declaration
+        decl = game.declaration
         if decl is not None:
             if p in self.exposed:
                 self.exposed.remove(p)
@@ -779,7 +785,9 @@ def advance(s: State):
     if s.next_override is not None:
         nxt, s.next_override = s.next_override, None
     else:
-        nxt = s.step(s.current)
+        nxt = (s.current + s.direction) % s.n
+        if s.out[nxt]:
+            nxt = s.step(s.current)
         guard = 0
         while s.skips[nxt] > 0 and guard < 4 * s.n:
             s.skips[nxt] -= 1
@@ -812,7 +820,7 @@ def turn_decision(s: State, p):
     opts = s.play_options(p)
     if not (s.rules.turn["draw_only_when_stuck"] and opts):
         opts.append(DRAW)
-    s.ask("turn", p, opts, _turn_answer, p)
+    s.decision = Decision("turn", p, opts, _turn_answer, p)
 
 
 def _turn_answer(s: State, p, a: Action):
@@ -970,9 +978,12 @@ def turn_draw(s: State, p):
         got = _draw_until(s, p, lambda c: s.playable(p, c), "until_playable")
     else:
         got = s.draw_cards(p, 1)
-    s.push(after_turn_draw, p, got[-1] if got else None)
-    if got:
-        s.fire("draw", {"me": p, "_who": p, "card": got[-1]}, got[-1])
+    last = got[-1] if got else None
+    if last is None or "draw" not in rules.triggers:
+        after_turn_draw(s, p, last)          # no draw rule to run first
+        return
+    s.push(after_turn_draw, p, last)
+    s.fire("draw", {"me": p, "_who": p, "card": last}, last)
 
 
 def after_turn_draw(s: State, p, card):
