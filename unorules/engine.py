@@ -175,23 +175,36 @@ class State:
     def setup_cards(self, cards: list[tuple[int, ...]] | None):
         """Make the physical cards: one face per side. None: the rulebook's deck."""
         rules = self.rules
+        cached = None
+        from_deck = cards is None
         if cards is None:
             per_side = [list(d) for d in rules.deck]
             if len(per_side) > 1 and rules.pair_sides_shuffled:
                 for side in per_side[1:]:
                     self.rng.shuffle(side)
-            cards = list(zip(*per_side))
-        self.card_faces = [[c[s] for c in cards] for s in range(len(rules.sides))]
-        self.ncards = len(cards)
+            else:
+                cached = self.game.__dict__.get("_deck_faces")     # the same deck every game: built once
+            cards = list(zip(*per_side)) if cached is None else None
+        if cached is not None:
+            self.card_faces = cached
+        else:
+            self.card_faces = [[c[s] for c in cards] for s in range(len(rules.sides))]
+            if from_deck and not (len(rules.deck) > 1 and rules.pair_sides_shuffled):
+                self.game.__dict__.setdefault("_deck_faces", self.card_faces)
+        self.ncards = len(self.card_faces[0])
         # the play actions of every card, built once per game factory (decisions reuse them)
         self._play, self._play_call, self._play_color = self.game.action_cache(self.ncards)
         self.set_side(self.side)
 
     def set_side(self, side):
         self.side = side
-        faces = self.rules.faces
+        rules = self.rules
+        faces = rules.faces
         self.ccolor = [faces[f][0] for f in self.card_faces[side]]
         self.ckind = [faces[f][1] for f in self.card_faces[side]]
+        # what play_options reads on every turn, in one tuple
+        self._match = (self.card_faces[side], self.ckind, self.ccolor, rules.plain_match, rules.wild_kind,
+                       rules.fused_color, self._play, self._play_call, rules.turn["multi_play"])
 
     def color_of(self, card):
         return self.ccolor[card]
@@ -501,17 +514,13 @@ class State:
         hand = self.hands[p] if cards is None else cards
         out = []
         append = out.append
+        # plain: kind -> matched by color or kind alone, no rule to evaluate
+        faces, ckind, ccolor, plain, wild, fused, play, play_call, multi = self._match
         decl = self.game.declaration
         calls = decl is not None and len(self.hands[p]) - 1 == decl[1]
-        faces = self.card_faces[self.side]
-        rules = self.rules
-        fused = rules.fused_color
-        plain = rules.plain_match           # kind -> matched by color/kind alone, no rule to evaluate
-        wild = rules.wild_kind
-        ckind, ccolor = self.ckind, self.ccolor
         color = self.color
-        top_kind = ckind[self.discard[-1]] if self.discard else -1
-        play, play_call = self._play, self._play_call
+        discard = self.discard
+        top_kind = ckind[discard[-1]] if discard else -1
         # one card per face, the first held (dict keeps insertion order: deterministic)
         distinct = {faces[c]: c for c in reversed(hand)}.values() if len(hand) > 1 else hand
         for c in distinct:
@@ -522,7 +531,7 @@ class State:
             elif not self.playable(p, c):
                 continue
             if fused[k]:
-                for col in rules.side_colors[self.side]:
+                for col in self.rules.side_colors[self.side]:
                     append(self._fused(kind, c, False, col))
                     if calls:
                         append(self._fused(kind, c, True, col))
@@ -534,7 +543,7 @@ class State:
                 append(Action(kind, c, False))
                 if calls:
                     append(Action(kind, c, True))
-        if kind == "play" and cards is None and rules.turn["multi_play"]:
+        if multi and kind == "play" and cards is None:
             out += self.multi_play_options(p, [a.value for a in out if not a.call])
         return out
 
