@@ -18,9 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from unorules.agents import make_agent                          # noqa: E402
-from unorules.loader import parse_file, shipped_names          # noqa: E402
+from unorules.loader import shipped_names                      # noqa: E402
 from unorules.simulation import RunSpec, game_seed, make_game  # noqa: E402
-from unorules.stats import Summary, _quantile                   # noqa: E402
+from unorules.stats import Summary                              # noqa: E402
 
 
 def play_checked(game, spec, index):

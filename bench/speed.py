@@ -61,7 +61,7 @@ def main():
     runners = {}
     try:
         rl = load_reference(shared / "rlcard_uno.py", "rlcard_uno")
-        import rlcard  # noqa: F401
+        importlib.import_module("rlcard")
         runners["rlcard"] = (rl.play_raw, args.games)
     except (ImportError, FileNotFoundError) as e:
         print(f"(rlcard not timed: {e}; `pip install '.[bench]'`)")

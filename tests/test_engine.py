@@ -9,10 +9,9 @@ import pytest
 
 import unorules
 from unorules.agents import GreedyAgent, RandomAgent
-from unorules.compiler import NO_COLOR, compile_rulebook
-from unorules.engine import CHANCE, TERMINAL, Game, IllegalAction
+from unorules.engine import CHANCE, TERMINAL, IllegalAction
 from unorules.loader import load, shipped_names
-from unorules.simulation import RunSpec, game_seed, play_one, simulate
+from unorules.simulation import RunSpec, game_seed, simulate
 
 from helpers import DATA, run_cli, write
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 import random
 import tracemalloc
 
-import pytest
-
 import unorules
 from unorules.errors import RulebookError
 from unorules.loader import load

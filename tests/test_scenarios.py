@@ -184,7 +184,7 @@ def test_double_faced_cards_and_sides(tmp_path):
 
 def test_cli_closing_line_json_and_exit_codes(tmp_path):
     good = scenario(tmp_path, BASIC + "expect: {turn: 1}\n", "good.yaml")
-    bad = scenario(tmp_path, BASIC + "expect: {turn: 2}\n", "bad.yaml")
+    scenario(tmp_path, BASIC + "expect: {turn: 2}\n", "bad.yaml")
     code, out, err = run_cli("test", good)
     assert code == 0 and out.strip().splitlines()[-1] == "1 passed, 0 failed"
     code, out, err = run_cli("test", tmp_path)

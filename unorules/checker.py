@@ -129,7 +129,7 @@ class Checker:
                                        "wild card under `per color`", f"write `{cp['count']} × {face}` on its own line")
                         if entry["kind"] == "copies" and not wild:
                             self.error("U0502", f"`{face}` needs a color", cp["faces"], i, "colored card",
-                                       f"put it under `per color:`, or make the card `wild`")
+                                       "put it under `per color:`, or make the card `wild`")
                         total += cp["count"] * (ncolors if entry["kind"] == "per_color" else 1)
         if len(sides_of(ir)) > 1:
             total //= len(sides_of(ir))        # double-faced: each card has one face per side

@@ -208,7 +208,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     """Two variants side by side on the same seeds: FIRST against SECOND, or FIRST against FIRST
     with the --with files (and --include modules). Game length, seat advantage, the win rate of
     the players who played the custom card, 95% intervals and a plain verdict."""
-    from .loader import load, parse_file, resolve_argument
+    from .loader import parse_file, resolve_argument
     from .simulation import RunSpec, make_game, simulate as run
     from .stats import compare_means, compare_rates
     names = tuple(a.strip() for a in agents.split(",") if a.strip()) or ("greedy",)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, literal_value, sides_of
+from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, sides_of
 from .errors import RuleRuntimeError
 from .vocab import ATTRIBUTES, GLOBAL_NAMES, METHODS, SCOPED_NAMES
 

@@ -122,10 +122,6 @@ class Game:
             s.run()
         return s
 
-    # names for people
-    def card_name(self, state, card) -> str:
-        return state.card_name(card)
-
 
 class State:
     def __init__(self, game: Game, seed: int):
@@ -967,17 +963,12 @@ def _catch_answer(s: State, ctx, a: Action):
         s.push(catch_window, exposed, i + 1)
         return
     s.counts["catches"] += 1
-    s.emit("catch", player=_last_asked(s, ctx), caught=x)
+    s.emit("catch", player=s.others_in_order(x)[i], caught=x)
     if x in s.exposed:
         s.exposed.remove(x)
     exposed.pop(0)
     s.push(catch_window, exposed, 0)
     s.push_actions(s.game.declaration[2], {"me": x, "_who": x})
-
-
-def _last_asked(s, ctx):
-    exposed, i, x = ctx
-    return s.others_in_order(x)[i]
 
 
 def turn_draw(s: State, p):

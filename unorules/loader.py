@@ -7,7 +7,6 @@ folders given with `search`, and the shipped rulebooks.
 """
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
