@@ -126,3 +126,14 @@ def test_numbers_that_would_exhaust_memory_are_refused_or_capped(tmp_path):
     p = write(tmp_path, "huge.json", '{"kind": "rulebook", "name": "huge", "extends": "classic", '
                                      '"deck": [{"entries": [{"kind": "copies", "count": 10000000, "faces": ["wild"]}]}]}')
     assert "U0401" in codes(p)
+
+
+def test_the_grammar_cache_lives_only_where_no_one_else_can_write(tmp_path, monkeypatch):
+    import os
+    from unorules.parser import _cache_file
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = _cache_file("grammar text")
+    assert path is not None and path.startswith(str(tmp_path / "unorules"))
+    assert not os.stat(tmp_path / "unorules").st_mode & 0o077
+    os.chmod(tmp_path / "unorules", 0o777)                 # someone else could plant a pickle here
+    assert _cache_file("grammar text") is None

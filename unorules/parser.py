@@ -73,12 +73,32 @@ class _WholeWords:
         return stream
 
 
+def _cache_file(text: str):
+    """Where the LALR tables are kept between runs: a folder only this user can write (Lark's
+    cache is a pickle, so never one in the shared temp folder). None when there is no such place."""
+    import hashlib
+    import os
+    from pathlib import Path
+    base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    folder = Path(base) / "unorules"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        st = folder.stat()
+        if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+            return None                     # not ours alone: do not trust what is in it
+    except OSError:
+        return None
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return str(folder / f"grammar-{digest}.lark-tables")
+
+
 @functools.cache
 def lark_parser() -> Lark:
-    # cache=True keeps the LALR tables in the temp folder, keyed by the grammar's hash: start-up
-    # drops from about 0.3 s to a few milliseconds
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                postlex=_WholeWords(), lexer_callbacks={"COMMENT": _comments.append}, cache=True)
+    # cached LALR tables: start-up drops from about 0.3 s to a few milliseconds
+    text = grammar_text()
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                postlex=_WholeWords(), lexer_callbacks={"COMMENT": _comments.append},
+                cache=_cache_file(text) or False)
 
 
 def comments_of(text: str) -> list[tuple[int, str]]:
