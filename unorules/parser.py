@@ -79,7 +79,10 @@ def _cache_file(text: str):
     import hashlib
     import os
     from pathlib import Path
-    base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    except (RuntimeError, KeyError):        # no home folder: no cache
+        return None
     folder = Path(base) / "unorules"
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
