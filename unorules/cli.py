@@ -49,7 +49,7 @@ def cli():
     """unorules: UNO rulebooks as data. Validate, format, export, simulate and test rules."""
 
 
-@cli.command()
+@cli.command(short_help="Check rulebooks: syntax, schema, names, types, deck.")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output for people or tools.")
 @click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
@@ -90,7 +90,7 @@ def new():
     """Start a new file from a commented template."""
 
 
-@new.command("card")
+@new.command("card", short_help="A commented starting file for a custom card.")
 @click.argument("name")
 @click.option("--base", default="official", show_default=True, help="The rulebook the card is for.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The file to write (default NAME.uno).")
@@ -119,7 +119,7 @@ def new_card_cmd(name, base, output, to_stdout, force):
     click.echo(f"wrote {target}: check it with `unorules validate {base} --with {target}`")
 
 
-@cli.command()
+@cli.command(short_help="A rulebook (or one card) in plain words.")
 @click.argument("rulebook")
 @click.option("--card", help="Explain one card only.")
 @click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
@@ -139,7 +139,7 @@ def explain(rulebook, card, include, with_, search):
         raise click.UsageError(e.args[0])
 
 
-@cli.command()
+@cli.command(short_help="Play a game in the terminal against bots.")
 @click.argument("rulebook")
 @click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(2, 10))
 @click.option("--seed", "-s", default=None, type=int, help="A seed for a repeatable game.")
@@ -190,7 +190,7 @@ def play(rulebook, players, seed, agents, seat, rounds, include, with_, search):
         click.echo("\nInput ended: the game stops here.")
 
 
-@cli.command()
+@cli.command(short_help="Two variants side by side on the same seeds.")
 @click.argument("first")
 @click.argument("second", required=False)
 @click.option("--with", "with_", multiple=True, help="Custom rule files laid on the second variant (on FIRST when SECOND is left out).")
@@ -282,7 +282,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     click.echo("\nverdict: " + ("; ".join(verdicts) if verdicts else "no significant difference (95% level)"))
 
 
-@cli.command("list")
+@cli.command("list", short_help="The shipped rulebooks, modules and custom cards.")
 @click.option("--json", "as_json", is_flag=True, help="A machine-readable list.")
 def list_cmd(as_json):
     """The shipped rulebooks and rule modules, each with its one-line description."""
@@ -308,14 +308,14 @@ def list_cmd(as_json):
                 click.echo(f"  {r['name']:<20} {r['title']}")
 
 
-@cli.command()
+@cli.command(short_help="Print the JSON Schema of the rulebook IR.")
 def schema():
     """Print the JSON Schema of the rulebook IR (for editors and YAML rulebooks)."""
     from .resources import schema_file
     click.echo(schema_file().read_text("utf-8"))
 
 
-@cli.command()
+@cli.command(short_help="Print, check or rewrite rulebooks in canonical form.")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--check", is_flag=True, help="Exit 1 if a file is not already formatted; change nothing.")
 @click.option("--write", is_flag=True, help="Rewrite the files in place instead of printing.")
@@ -354,7 +354,7 @@ def _require_schema(parsed):
         _fail_render(RulebookError(problems, {parsed.file: parsed.text}))
 
 
-@cli.command()
+@cli.command(short_help="Write a rulebook's IR as YAML or JSON.")
 @click.argument("file")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml")
 @click.option("--resolved", is_flag=True, help="Export the merged rulebook (extends and includes applied).")
@@ -386,7 +386,7 @@ def export(file, fmt, resolved, include, with_, output, search):
         click.echo(text, nl=False)
 
 
-@cli.command()
+@cli.command(short_help="List the error codes, or explain one.")
 @click.argument("code", required=False)
 def errors(code):
     """List the error codes, or explain one (e.g. `unorules errors U0203`)."""
@@ -455,7 +455,7 @@ def _print_summary(d: dict, label: str):
             click.echo(f"  {count} x {msg}")
 
 
-@cli.command()
+@cli.command(short_help="Simulate many games and summarise them.")
 @click.argument("rulebook")
 @click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, 10**8))
 @click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(1, 100))
@@ -508,7 +508,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
     sys.exit(1 if d["errors"] else 0)
 
 
-@cli.command("test")
+@cli.command("test", short_help="Run scenario files and folders.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="A machine-readable report.")
 @click.option("-v", "--verbose", is_flag=True, help="Show the decision trace of passing scenarios too.")
