@@ -19,6 +19,17 @@ def run_cli(*args, input=None):
     return result.exit_code, result.stdout, result.stderr
 
 
+def codes_of(path):
+    """The error codes of loading `path`: [] when it is a valid rulebook."""
+    from unorules.errors import RulebookError
+    from unorules.loader import load
+    try:
+        load(path)
+    except RulebookError as e:
+        return [d.code for d in e.diagnostics]
+    return []
+
+
 def write(tmp_path, name, text, mode="w"):
     p = tmp_path / name
     if mode == "wb":

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from unorules.errors import CODES, RulebookError
-from unorules.loader import load
 
-from helpers import run_cli, write
+from helpers import codes_of, run_cli, write
 
 BASE = "rulebook t\ncolors red blue\ncard 1..9 { number points card.rank }\ncard w { wild points 50 on play: choose color }\n" \
        "deck { per color: 2 × 1..9\n 4 × w }\n"
@@ -35,14 +34,6 @@ CASES = {
     "U0701": (BASE + "on draw: draw 1\n", BASE + "on draw if me.hand.size < 3: draw 1\n"),
     "U0702": (BASE + "react to w with w: add 1\nreact to w with w: add 2\n", BASE + "react to w with w: add 1\n"),
 }
-
-
-def codes_of(path):
-    try:
-        load(path)
-    except RulebookError as e:
-        return [d.code for d in e.diagnostics]
-    return []
 
 
 @pytest.mark.parametrize("code", sorted(CASES))

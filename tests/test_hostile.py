@@ -7,10 +7,8 @@ import random
 import tracemalloc
 
 import unorules
-from unorules.errors import RulebookError
-from unorules.loader import load
 
-from helpers import run_cli, write
+from helpers import codes_of as codes, run_cli, write
 
 
 def play_out(path, players=2, seeds=range(5), cap=None):
@@ -25,14 +23,6 @@ def play_out(path, players=2, seeds=range(5), cap=None):
             assert s.invariant_violations() == []
         out.append(s)
     return out
-
-
-def codes(path):
-    try:
-        load(path)
-    except RulebookError as e:
-        return [d.code for d in e.diagnostics]
-    return []
 
 
 def test_a_trigger_that_plays_again_forever_ends_as_stalled(tmp_path):

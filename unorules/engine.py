@@ -106,12 +106,14 @@ class Game:
             raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
                                    "double-faced cards need as many faces on each side")
         self.declaration = rules.declarations[0] if rules.declarations else None
+        self._actions: dict = {}             # card count -> the play actions of every card
+        self._deck_faces = None              # the deck's faces per side, when every game has the same
 
     def action_cache(self, n):
-        cache = self.__dict__.setdefault("_actions", {})
-        if n not in cache:
-            cache[n] = ([Action("play", c, False) for c in range(n)], [Action("play", c, True) for c in range(n)], {})
-        return cache[n]
+        if n not in self._actions:
+            self._actions[n] = ([Action("play", c, False) for c in range(n)],
+                                [Action("play", c, True) for c in range(n)], {})
+        return self._actions[n]
 
     def new_state(self, seed: int = 0, *, deal: bool = True) -> "State":
         s = State(self, seed)
@@ -179,14 +181,14 @@ class State:
                 for side in per_side[1:]:
                     self.rng.shuffle(side)
             else:
-                cached = self.game.__dict__.get("_deck_faces")     # the same deck every game: built once
+                cached = self.game._deck_faces      # the same deck every game: built once
             cards = list(zip(*per_side)) if cached is None else None
         if cached is not None:
             self.card_faces = cached
         else:
             self.card_faces = [[c[s] for c in cards] for s in range(len(rules.sides))]
             if from_deck and not (len(rules.deck) > 1 and rules.pair_sides_shuffled):
-                self.game.__dict__.setdefault("_deck_faces", self.card_faces)
+                self.game._deck_faces = self.card_faces
         self.ncards = len(self.card_faces[0])
         # the play actions of every card, built once per game factory (decisions reuse them)
         self._play, self._play_call, self._play_color = self.game.action_cache(self.ncards)
@@ -468,8 +470,10 @@ class State:
         self.emit("color", color=self.rules.color_names[c] if c != NO_COLOR else None)
 
     def playable(self, p, card):
+        """May p play `card` now? The kind's own rule (if it has one), then matching: a wild, the
+        current color or the top card's kind. play_options inlines the matching for plain kinds."""
         k = self.rules.kinds[self.ckind[card]]
-        if k.playable is not None or (k.legal is not None and k.challenge is None):
+        if not self.rules.plain_match[k.id]:
             env = {"me": p, "_who": p, "card": card}
             if k.playable is not None and not k.playable(self, env):
                 return False

@@ -7,6 +7,7 @@ folders given with `search`, and the shipped rulebooks.
 """
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,7 @@ class Rulebook:
     spans: Spans
     origins: dict[int, str] = field(default_factory=dict)   # id(node) -> file
     parts: list[str] = field(default_factory=list)          # files merged, base first
+    keep: list = field(default_factory=list, repr=False)    # nodes made while merging (their ids key the tables)
 
     def where(self, node, key=None) -> tuple[str | None, Span | None]:
         return self.origins.get(id(node)), self.spans.at(node, key)
@@ -205,8 +207,9 @@ def parse_json(text: str, file: str) -> tuple[object, Spans]:
 # ---------------------------------------------------------------------------------------------
 # names
 
+@functools.cache
 def shipped_names() -> dict[str, Path]:
-    """Shipped rulebooks and modules by bare name."""
+    """Shipped rulebooks and modules by bare name (the installed files do not change while we run)."""
     root = rulebooks_dir()
     out = {}
     for sub in ("", "modules", "custom"):
@@ -490,8 +493,7 @@ def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str 
         raise RulebookError(asm.diagnostics + e.diagnostics, {**asm.files, **e.texts}) from None
     if asm.diagnostics:
         raise RulebookError(asm.diagnostics, asm.files)
-    rulebook = Rulebook(merged["name"], merged, asm.files, asm.spans, asm.origins, asm.parts)
-    rulebook._keep = asm.keep
+    rulebook = Rulebook(merged["name"], merged, asm.files, asm.spans, asm.origins, asm.parts, asm.keep)
     problems = check(rulebook)
     if problems:
         raise RulebookError(problems, asm.files)

@@ -70,8 +70,8 @@ def narrate(s, ev, you_seat) -> str | None:
     if t == "chance":
         return f"Chance: {ev['outcome']}"
     if t == "perform":
-        return f"{who().capitalize()} {'succeed' if ev.get('player') == you_seat else 'succeeds'} at {ev['name'].replace('_', ' ')}" \
-            if ev["success"] else f"{who().capitalize()} {'fail' if ev.get('player') == you_seat else 'fails'} at {ev['name'].replace('_', ' ')}"
+        done = verb("player", "succeed", "succeeds") if ev["success"] else verb("player", "fail", "fails")
+        return f"{who().capitalize()} {done} at {ev['name'].replace('_', ' ')}"
     if t == "play_again":
         return f"{who().capitalize()} {verb('player', 'play', 'plays')} again"
     if t == "redraw":
