@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from unorules.errors import CODES, RulebookError
+from unorules.errors import CODES
 
 from helpers import codes_of, run_cli, write
 
