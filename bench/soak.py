@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unorules.agents import make_agent                          # noqa: E402
+from unorules.agents import make_agents                         # noqa: E402
 from unorules.loader import shipped_names                      # noqa: E402
 from unorules.simulation import RunSpec, game_seed, make_game  # noqa: E402
 from unorules.stats import Summary                              # noqa: E402
@@ -26,7 +26,7 @@ from unorules.stats import Summary                              # noqa: E402
 def play_checked(game, spec, index):
     seed = game_seed(spec.seed, index)
     names = [spec.agents[i % len(spec.agents)] for i in range(spec.players)]
-    agents = [make_agent(n, seed + 1 + i) for i, n in enumerate(names)]
+    agents = make_agents(names, seed)
     s = game.new_state(seed)
     while True:
         bad = s.invariant_violations()

@@ -2,6 +2,8 @@
 table, hand sizes), never another player's cards.
 
 - random: uniform over the legal actions.
+- random_play: RLCard's random player on any rules: a uniformly random play whenever it can play
+  (it never draws or keeps a playable drawn card by choice); every other decision uniformly.
 - greedy: a sensible heuristic: play rather than draw, keep wilds for last, shed high points,
   name the color it holds most, always call and catch, stack and jump in when it can; attack
   (bluffing if need be) when the next player is close to going out; challenge when the attacker's
@@ -18,8 +20,8 @@ class Agent:
     name = "agent"
     needs_observation = True
 
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
+    def __init__(self, rng: random.Random | int = 0):
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
 
     def choose(self, obs: Observation | None, legal: list[Action]) -> Action:
         raise NotImplementedError
@@ -30,6 +32,16 @@ class RandomAgent(Agent):
     needs_observation = False
 
     def choose(self, obs, legal):
+        return legal[int(self.rng.random() * len(legal))]
+
+
+class RandomPlayAgent(Agent):
+    name = "random_play"
+    needs_observation = False
+
+    def choose(self, obs, legal):
+        if legal[-1].kind in ("draw", "keep") and len(legal) > 1 and legal[0].kind not in ("draw", "keep"):
+            return legal[int(self.rng.random() * (len(legal) - 1))]      # the plays come before draw / keep
         return legal[int(self.rng.random() * len(legal))]
 
 
@@ -98,11 +110,11 @@ class ScriptedAgent(Agent):
     Scenario files are the richer form of scripting (unorules.testing)."""
     name = "scripted"
 
-    def __init__(self, script, namer, fallback: Agent | None = None, seed: int = 0):
-        super().__init__(seed)
+    def __init__(self, script, namer, fallback: Agent | None = None, rng: random.Random | int = 0):
+        super().__init__(rng)
         self.script = list(script)
         self.namer = namer                 # state.action_name, bound to the state being played
-        self.fallback = fallback or GreedyAgent(seed)
+        self.fallback = fallback or GreedyAgent(self.rng)
 
     def choose(self, obs, legal):
         if self.script:
@@ -116,11 +128,18 @@ class ScriptedAgent(Agent):
         return self.fallback.choose(obs, legal)
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS = {"random": RandomAgent, "random_play": RandomPlayAgent, "greedy": GreedyAgent}
 
 
-def make_agent(name: str, seed: int) -> Agent:
+def make_agent(name: str, rng: random.Random | int) -> Agent:
     try:
-        return AGENTS[name](seed)
+        return AGENTS[name](rng)
     except KeyError:
         raise ValueError(f"unknown agent `{name}` (agents: {', '.join(AGENTS)})") from None
+
+
+def make_agents(names, seed: int) -> list[Agent]:
+    """The agents of one game's seats, in seat order. They share one generator seeded from the
+    game's seed (seeding a generator costs as much as a tenth of a short game)."""
+    rng = random.Random(seed + 1)
+    return [make_agent(name, rng) for name in names]

@@ -78,6 +78,7 @@ class Attack:
         self.passed = False
 
 
+MATCH_ANY, MATCH_RULE = 1, 2         # play_options' match bits (State._match_tables)
 DRAW = Action("draw", None)
 KEEP = Action("keep", None)
 _KIND_ORDER = {"play": 0, "play_many": 1, "respond": 0, "jump_in": 0, "draw": 5, "keep": 5}
@@ -108,11 +109,18 @@ class Game:
         self.declaration = rules.declarations[0] if rules.declarations else None
         self._actions: dict = {}             # card count -> the play actions of every card
         self._deck_faces = None              # the deck's faces per side, when every game has the same
+        self._side_tables: dict = {}         # side -> State._match_tables, for that deck
+        # what the hot path asks of the rules on every play and turn, answered once
+        no_play_hooks = rules.jump_in is None and "play" not in rules.triggers
+        self.quiet_play = [no_play_hooks and not k.effects.get("play") for k in rules.kinds]   # kind -> nothing runs
+        self.legal_rule = [k.legal for k in rules.kinds]
+        self.turn_start_hooks = "turn_start" in rules.triggers
+        self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
 
     def action_cache(self, n):
         if n not in self._actions:
             self._actions[n] = ([Action("play", c, False) for c in range(n)],
-                                [Action("play", c, True) for c in range(n)], {})
+                                [Action("play", c, True) for c in range(n)])
         return self._actions[n]
 
     def new_state(self, seed: int = 0, *, deal: bool = True) -> "State":
@@ -179,7 +187,7 @@ class State:
             per_side = [list(d) for d in rules.deck]
             if len(per_side) > 1 and rules.pair_sides_shuffled:
                 for side in per_side[1:]:
-                    self.rng.shuffle(side)
+                    self.shuffle(side)
             else:
                 cached = self.game._deck_faces      # the same deck every game: built once
             cards = list(zip(*per_side)) if cached is None else None
@@ -191,7 +199,7 @@ class State:
                 self.game._deck_faces = self.card_faces
         self.ncards = len(self.card_faces[0])
         # the play actions of every card, built once per game factory (decisions reuse them)
-        self._play, self._play_call, self._play_color = self.game.action_cache(self.ncards)
+        self._play, self._play_call = self.game.action_cache(self.ncards)
         self.set_side(self.side)
 
     def set_side(self, side):
@@ -200,9 +208,43 @@ class State:
         faces = rules.faces
         self.ccolor = [faces[f][0] for f in self.card_faces[side]]
         self.ckind = [faces[f][1] for f in self.card_faces[side]]
-        # what play_options reads on every turn, in one tuple
-        self._match = (self.card_faces[side], self.ckind, self.ccolor, rules.plain_match, rules.wild_kind,
-                       rules.fused_color, self._play, self._play_call, rules.turn["multi_play"])
+        shared = self.card_faces is self.game._deck_faces
+        tables = self.game._side_tables.get(side) if shared else None
+        if tables is None:
+            tables = self._match_tables(side)
+            if shared:
+                self.game._side_tables[side] = tables
+        self._match = tables
+
+    def _match_tables(self, side):
+        """What play_options reads on every turn, built once per side (and deck): per card, a
+        bitmask of what it matches, and its play actions without and with the call.
+
+        Bits: MATCH_ANY (a wild: matches anything), MATCH_RULE (a kind with its own playability
+        rule: evaluated), then one bit per color (NO_COLOR included) and one per kind. A card is a
+        candidate when its mask shares a bit with the target: MATCH_ANY | MATCH_RULE | the current
+        color's bit | the top card's kind's bit."""
+        rules = self.rules
+        ncolor = len(rules.color_names) + 1
+        color_bit = [1 << (2 + c) for c in range(-1, ncolor - 1)]       # index color + 1
+        kind_bit = [1 << (2 + ncolor + k) for k in range(len(rules.kinds))]
+        cmask, opts, opts_call = [], [], []
+        colors = rules.side_colors[side]
+        for c, (color, kind) in enumerate(zip(self.ccolor, self.ckind)):
+            if not rules.plain_match[kind]:
+                cmask.append(MATCH_RULE)
+            elif rules.wild_kind[kind]:
+                cmask.append(MATCH_ANY)
+            else:
+                cmask.append(color_bit[color + 1] | kind_bit[kind])
+            if rules.fused_color[kind]:
+                opts.append(tuple(Action("play", c, False, col) for col in colors))
+                opts_call.append(tuple(Action("play", c, call, col) for col in colors for call in (False, True)))
+            else:
+                opts.append((self._play[c],))
+                opts_call.append((self._play[c], self._play_call[c]))
+        return (self.card_faces[side], cmask, opts, opts_call, color_bit, kind_bit,
+                not all(rules.plain_match), rules.turn["multi_play"])
 
     def color_of(self, card):
         return self.ccolor[card]
@@ -451,13 +493,21 @@ class State:
                 self.emit("draw", player=p, count=len(got), cards=[self.card_name(c) for c in got], why=why)
         return got
 
+    def shuffle(self, cards):
+        """Shuffle in place with the game's generator: Fisher-Yates drawing one random() per swap
+        (random.shuffle's integer draws cost half again as much; a shuffle begins every game)."""
+        random_ = self.rng.random
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(random_() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+
     def reshuffle(self):
         if len(self.discard) <= 1:
             return False
         top = self.discard.pop()
         self.draw_pile[:0] = self.discard
         self.discard[:] = [top]
-        self.rng.shuffle(self.draw_pile)
+        self.shuffle(self.draw_pile)
         self.counts["reshuffles"] += 1
         self.emit("reshuffle", size=len(self.draw_pile))
         return True
@@ -509,50 +559,27 @@ class State:
         color = self.rules.color_names[self.color] if self.color != NO_COLOR else "none"
         return f"`{name}` does not match the top card `{self.card_name(top)}` (color {color})"
 
-    def play_options(self, p, kind="play", cards=None):
-        """The play actions of p now, in hand order (legal_actions() sorts them for people)."""
+    def play_options(self, p, cards=None):
+        """The play actions of p now: one card per face (the first held), in the order of the
+        faces' last copies in hand, reversed (legal_actions() sorts them for people)."""
         hand = self.hands[p] if cards is None else cards
-        out = []
-        append = out.append
-        # plain: kind -> matched by color or kind alone, no rule to evaluate
-        faces, ckind, ccolor, plain, wild, fused, play, play_call, multi = self._match
-        decl = self.game.declaration
-        calls = decl is not None and len(self.hands[p]) - 1 == decl[1]
-        color = self.color
+        faces, cmask, opts, opts_call, color_bit, kind_bit, rule_kinds, multi = self._match
         discard = self.discard
-        top_kind = ckind[discard[-1]] if discard else -1
-        # one card per face, the first held (dict keeps insertion order: deterministic)
-        distinct = {faces[c]: c for c in reversed(hand)}.values() if len(hand) > 1 else hand
-        for c in distinct:
-            k = ckind[c]
-            if plain[k]:
-                if not (wild[k] or ccolor[c] == color or k == top_kind or top_kind < 0):
-                    continue
-            elif not self.playable(p, c):
-                continue
-            if fused[k]:
-                for col in self.rules.side_colors[self.side]:
-                    append(self._fused(kind, c, False, col))
-                    if calls:
-                        append(self._fused(kind, c, True, col))
-            elif kind == "play":
-                append(play[c])
-                if calls:
-                    append(play_call[c])
-            else:
-                append(Action(kind, c, False))
-                if calls:
-                    append(Action(kind, c, True))
-        if multi and kind == "play" and cards is None:
+        if discard:
+            target = MATCH_ANY | MATCH_RULE | color_bit[self.color + 1] | kind_bit[self.ckind[discard[-1]]]
+            legal = [c for c in reversed(hand) if cmask[c] & target]
+        else:
+            legal = hand[::-1]
+        if len(legal) > 1:
+            legal = {faces[c]: c for c in legal}.values()
+        if rule_kinds:
+            legal = [c for c in legal if cmask[c] != MATCH_RULE or self.playable(p, c)]
+        decl = self.game.declaration
+        table = opts_call if decl is not None and len(self.hands[p]) - 1 == decl[1] else opts
+        out = [a for c in legal for a in table[c]]
+        if multi and cards is None:
             out += self.multi_play_options(p, [a.value for a in out if not a.call])
         return out
-
-    def _fused(self, kind, c, call, col):
-        key = (kind, c, call, col)
-        a = self._play_color.get(key)
-        if a is None:
-            a = self._play_color[key] = Action(kind, c, call, col)
-        return a
 
     def multi_play_options(self, p, starts):
         """Several cards of one kind played together, the first of them playable: every order of
@@ -580,10 +607,9 @@ class State:
         """Move a card from p's hand to the discard pile: the common part of every way to play."""
         ckind = self.ckind
         kind = ckind[card]
-        k = self.rules.kinds[kind]
-        legal = True
-        if k.legal is not None:
-            legal = bool(k.legal(self, {"me": p, "_who": p, "card": card}))
+        game = self.game
+        legal_rule = game.legal_rule[kind]
+        legal = True if legal_rule is None else bool(legal_rule(self, {"me": p, "_who": p, "card": card}))
         discard = self.discard
         self.streak = self.streak + 1 if discard and ckind[discard[-1]] == kind else 1
         self.hands[p].remove(card)
@@ -594,7 +620,6 @@ class State:
         self.first_card = False
         self.current = p
         self.counts["plays"] += 1
-        game = self.game
         if game.track_kinds and kind in game.track_kinds:
             self.tracked_players.add(self.seats[p])
         decl = game.declaration
@@ -722,7 +747,7 @@ def begin_round(s: State, shuffle: bool = True):
         if s.side != 0:
             s.set_side(0)
         cards.sort()
-        s.rng.shuffle(cards)
+        s.shuffle(cards)
         s.draw_pile = cards
     s.direction = 1
     s.color = NO_COLOR
@@ -756,10 +781,13 @@ def deal(s: State):
     for _ in range(s.active_count()):
         p = s.step(p, 1)
         order.append(p)
-    for _ in range(hand):
-        for p in order:
-            if s.draw_pile:
-                s.hands[p].append(s.draw_pile.pop())
+    # one card at a time around the table from the top of the pile (its end), while it lasts
+    pile, k = s.draw_pile, len(order)
+    dealt = max(0, min(hand * k, len(pile)))
+    top = pile[len(pile) - dealt:][::-1]
+    del pile[len(pile) - dealt:]
+    for i, p in enumerate(order):
+        s.hands[p] += top[i::k]
     s.emit("deal", hand=hand)
     s.fire("round_start", {"me": s.dealer, "_who": s.dealer})
     s.push(turn_up)
@@ -797,9 +825,10 @@ def advance(s: State):
         nxt = (s.current + s.direction) % s.n
         if s.out[nxt]:
             nxt = s.step(s.current)
+        skips = s.skips
         guard = 0
-        while s.skips[nxt] > 0 and guard < 4 * s.n:
-            s.skips[nxt] -= 1
+        while skips[nxt] > 0 and guard < 4 * s.n:
+            skips[nxt] -= 1
             if s.log is not None:
                 s.emit("skip", player=nxt)
             nxt = s.step(nxt)
@@ -810,24 +839,28 @@ def advance(s: State):
 def begin_turn(s: State, p):
     s.current = p
     s.turns += 1
-    if s.turns > s.game.turn_cap:
-        s.turns = s.game.turn_cap          # the turns actually played
+    game = s.game
+    if s.turns > game.turn_cap:
+        s.turns = game.turn_cap          # the turns actually played
         s.end_round(None, "stalled")
         return
     if s.exposed:
         s.exposed = []
     if s.log is not None:
         s.emit("turn", player=p)
-    if "turn_start" in s.rules.triggers:
+    if game.turn_start_hooks:
         s.push(turn_decision, p)
         s.fire("turn_start", {"me": p, "_who": p})
-    else:
-        turn_decision(s, p)
+        return
+    opts = s.play_options(p)                 # turn_decision, inlined: this runs on every turn
+    if not (opts and game.draw_only_when_stuck):
+        opts.append(DRAW)
+    s.decision = Decision("turn", p, opts, _turn_answer, p)
 
 
 def turn_decision(s: State, p):
     opts = s.play_options(p)
-    if not (s.rules.turn["draw_only_when_stuck"] and opts):
+    if not (opts and s.game.draw_only_when_stuck):
         opts.append(DRAW)
     s.decision = Decision("turn", p, opts, _turn_answer, p)
 
@@ -861,6 +894,9 @@ def play_card(s: State, p, card, call, color=None, just_drawn=False):
     legal = s.place(p, card, call)
     if s.log is not None:
         s.emit("play", player=p, card=s.card_name(card), **({"uno": True} if call else {}))
+    if s.game.quiet_play[s.ckind[card]]:
+        end_play(s, p)                       # nothing to run: straight on (the common number card)
+        return
     env = {"me": p, "_who": p, "card": card, "legal_play": legal}
     if just_drawn:
         env["just_drawn"] = True
@@ -996,7 +1032,7 @@ def after_turn_draw(s: State, p, card):
     if card is not None and card in s.hands[p] and mode != "is_kept" and s.playable(p, card):
         when = turn.get("drawn_card_when")
         if when is None or when(s, {"me": p, "_who": p, "card": card}):
-            opts = s.play_options(p, "play", [card])
+            opts = s.play_options(p, [card])
             if mode == "may_play":
                 opts.append(KEEP)
             s.ask("drawn", p, opts, _drawn_answer, p)
@@ -1276,7 +1312,7 @@ def act_shuffle_hands(s, env, p, ex, kw):
     for q in range(s.n):
         cards += s.hands[q]
         s.hands[q] = []
-    s.rng.shuffle(cards)
+    s.shuffle(cards)
     order = s.others_in_order(p) + (p,)
     for i, c in enumerate(cards):
         s.hands[order[i % len(order)]].append(c)
@@ -1409,7 +1445,7 @@ def act_reveal(s, env, p, ex, kw):
 def act_redraw(s, env, p, ex, kw):
     card = s.discard.pop()
     s.draw_pile.append(card)
-    s.rng.shuffle(s.draw_pile)
+    s.shuffle(s.draw_pile)
     s.redraw = True
     s.emit("redraw", card=s.card_name(card))
 

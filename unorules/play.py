@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from .agents import make_agent
+from .agents import make_agents
 
 
 class Quit(Exception):
@@ -117,7 +117,7 @@ def play_game(game, *, seed: int, you: int = 0, agents=("greedy",), read, write)
     """Play one game with a person at original seat `you`; `read(prompt)` returns a line (EOFError
     when input ends), `write(text)` shows text. Returns the final state."""
     s = game.new_state(seed)
-    bots = [make_agent(agents[i % len(agents)], seed + 1 + i) for i in range(game.players)]
+    bots = make_agents([agents[i % len(agents)] for i in range(game.players)], seed)
     rng = random.Random(seed)
     shown = 0
     while True:

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .agents import make_agent
+from .agents import RandomAgent, make_agents
 from .compiler import compile_rulebook
 from .engine import Game
 from .stats import Summary
@@ -51,18 +51,25 @@ def seat_agents(spec: RunSpec) -> list[str]:
 def play_one(game: Game, spec: RunSpec, index: int):
     """Play game `index` to the end; return its final state."""
     seed = game_seed(spec.seed, index)
-    names = seat_agents(spec)
-    agents = [make_agent(name, seed + 1 + i) for i, name in enumerate(names)]
+    agents = make_agents(seat_agents(spec), seed)
     s = game.new_state(seed)
-    rng = s.rng
+    choices = s.rng.choices
+    apply = s.apply_unchecked
+    if all(type(a) is RandomAgent for a in agents):
+        pick = agents[0].rng.random          # RandomAgent.choose, inlined: the common benchmark table
+        while not s.terminal:
+            d = s.decision
+            options = d.options
+            apply(options[int(pick() * len(options))] if d.probs is None else choices(options, d.probs)[0])
+        return s
+    seats = s.seats
     while not s.terminal:
         d = s.decision
         if d.probs is not None:
-            a = rng.choices(d.options, d.probs)[0]
+            apply(choices(d.options, d.probs)[0])
         else:
-            agent = agents[s.seats[d.player]]
-            a = agent.choose(s.observe(d.player) if agent.needs_observation else None, d.options)
-        s.apply_unchecked(a)
+            agent = agents[seats[d.player]]
+            apply(agent.choose(s.observe(d.player) if agent.needs_observation else None, d.options))
     return s
 
 
