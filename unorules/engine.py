@@ -307,7 +307,10 @@ class State:
         try:
             while self.decision is None and ag and not self.terminal:
                 f = ag.pop()
-                f[0](self, *f[1:])
+                if len(f) == 2:
+                    f[0](self, f[1])              # most frames: a rule action and its env
+                else:
+                    f[0](self, *f[1:])
         except RuleRuntimeError as e:
             self.fail(e)
         if self.decision is None and not ag and not self.terminal:
@@ -567,11 +570,9 @@ class State:
         discard = self.discard
         if discard:
             target = MATCH_ANY | MATCH_RULE | color_bit[self.color + 1] | kind_bit[self.ckind[discard[-1]]]
-            legal = [c for c in reversed(hand) if cmask[c] & target]
+            legal = {faces[c]: c for c in reversed(hand) if cmask[c] & target}.values()
         else:
-            legal = hand[::-1]
-        if len(legal) > 1:
-            legal = {faces[c]: c for c in legal}.values()
+            legal = {faces[c]: c for c in reversed(hand)}.values()
         if rule_kinds:
             legal = [c for c in legal if cmask[c] != MATCH_RULE or self.playable(p, c)]
         decl = self.game.declaration
