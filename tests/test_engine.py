@@ -8,10 +8,10 @@ import random
 import pytest
 
 import unorules
-from unorules.agents import GreedyAgent, RandomAgent
+from unorules.agents import GreedyAgent, RandomAgent, RandomPlayAgent, make_agents
 from unorules.engine import CHANCE, TERMINAL, IllegalAction
 from unorules.loader import load, shipped_names
-from unorules.simulation import RunSpec, game_seed, simulate
+from unorules.simulation import RunSpec, game_seed, make_game, play_one, simulate
 
 from helpers import DATA, run_cli, write
 
@@ -184,11 +184,94 @@ def test_simulate_text_summary():
     assert "wins by seat (95% CI):" in out and "turns per round: mean" in out and "challenges:" in out
 
 
-def test_workers_give_the_same_totals_as_one_process():
-    spec = RunSpec("classic", players=3, seed=4, agents=("greedy", "random"), rounds="single")
+@pytest.mark.parametrize("agents", [("greedy", "random"), ("random",), ("random_play",)])
+def test_workers_give_the_same_totals_as_one_process(agents):
+    spec = RunSpec("classic", players=3, seed=4, agents=agents, rounds="single")
     one = simulate(spec, 40, workers=1).as_dict(3)
     two = simulate(spec, 40, workers=2).as_dict(3)
     assert one == two
+    assert one["games"] == 40
+
+
+@pytest.mark.parametrize("name", ["rlcard", "official", "flip"])
+def test_the_inlined_random_table_plays_as_the_agents_do(name):
+    """play_one answers for an all-random table without calling the agents: the same games."""
+    spec = RunSpec(name, players=3, seed=2, agents=("random",), rounds="single")
+    game = make_game(spec)
+    for i in range(15):
+        fast = play_one(game, spec, i)
+        seed = game_seed(spec.seed, i)
+        agents = make_agents(["random"] * 3, seed)
+        s = game.new_state(seed)
+        while not s.terminal:
+            d = s.decision
+            if d.probs is not None:
+                s.apply_action(s.rng.choices(d.options, d.probs)[0])
+            else:
+                s.apply_action(agents[s.seats[d.player]].choose(None, d.options))
+        assert (fast.winner, fast.counts, fast.scores, fast.turns) == (s.winner, s.counts, s.scores, s.turns)
+
+
+def test_random_play_plays_whenever_it_can():
+    game = unorules.Game("official", 4, rounds="single")
+    agent = RandomPlayAgent(5)
+    seen_draw = seen_play = 0
+    for seed in range(30):
+        s = game.new_state(seed)
+        for _ in range(60):
+            if s.terminal:
+                break
+            d = s.decision
+            if d.probs is not None:
+                s.apply_action(s.rng.choices(d.options, d.probs)[0])
+                continue
+            a = agent.choose(None, d.options)
+            plays = [o for o in d.options if o.kind in ("play", "play_many")]
+            if d.kind in ("turn", "drawn"):
+                if plays:
+                    assert a in plays
+                    seen_play += 1
+                else:
+                    assert a.kind == "draw"
+                    seen_draw += 1
+            s.apply_action(a)
+    assert seen_play > 100 and seen_draw > 10
+
+
+def test_random_play_is_uniform_over_the_plays():
+    game = unorules.Game("classic", 2, rounds="single")
+    s = game.new_state(0)
+    opts = s.decision.options
+    assert opts[-1].kind == "draw" and len(opts) >= 2
+    agent = RandomPlayAgent(1)
+    picks = [agent.choose(None, opts) for _ in range(4000)]
+    counts = [picks.count(o) for o in opts[:-1]]
+    assert picks.count(opts[-1]) == 0
+    assert min(counts) > 0.8 * 4000 / len(counts) and max(counts) < 1.2 * 4000 / len(counts)
+
+
+def test_shuffle_is_a_uniform_permutation():
+    s = unorules.Game("classic", 2, rounds="single").new_state(0, deal=False)
+    seen = {}
+    for _ in range(6000):
+        cards = [0, 1, 2]
+        s.shuffle(cards)
+        seen[tuple(cards)] = seen.get(tuple(cards), 0) + 1
+    assert len(seen) == 6 and all(800 < v < 1200 for v in seen.values())
+
+
+def test_the_deal_goes_round_the_table_one_card_at_a_time():
+    game = unorules.Game("classic", 3, rounds="single")
+    s = game.new_state(0, deal=False)
+    s.setup_cards(None)
+    s.draw_pile = list(range(s.ncards))
+    s.dealer = 2
+    from unorules.engine import deal
+    s.agenda.clear()
+    deal(s)
+    top = list(range(s.ncards))[::-1]           # the pile's end is its top
+    assert s.hands[0] == top[0:21:3] and s.hands[1] == top[1:21:3] and s.hands[2] == top[2:21:3]
+    assert len(s.draw_pile) == s.ncards - 21
 
 
 def test_event_logs_are_byte_identical_for_the_same_seed(tmp_path):

@@ -143,7 +143,7 @@ def explain(rulebook, card, include, with_, search):
 @click.argument("rulebook")
 @click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(2, 10))
 @click.option("--seed", "-s", default=None, type=int, help="A seed for a repeatable game.")
-@click.option("--agents", default="greedy", show_default=True, help="The bots: greedy, random (comma-separated, by seat).")
+@click.option("--agents", default="greedy", show_default=True, help="The bots: greedy, random, random_play (comma-separated, by seat).")
 @click.option("--seat", default=0, show_default=True, type=int, help="Your seat.")
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="single", show_default=True)
 @click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
@@ -462,7 +462,8 @@ def _print_summary(d: dict, label: str):
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
 @click.option("--agents", default="greedy", show_default=True,
               help="Comma-separated agents, assigned to seats in turn: greedy (a sensible player), "
-                   "random (uniform over the legal actions).")
+                   "random (uniform over the legal actions), random_play (a random play whenever it can "
+                   "play, as RLCard's random player).")
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="rulebook", show_default=True,
               help="One round per game, a match to the rulebook's target, or what the rulebook says.")
 @click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 256),
