@@ -407,3 +407,27 @@ def test_greedy_names_the_color_it_holds_most_and_keeps_wilds_for_last(tmp_path)
                                    "  discard: [red 5]\n  draw_pile: [yellow 1]\n  turn: 0\n")
     s, _ = build(load_scenarios(p2)[0])
     assert s.action_name(GreedyAgent(0).choose(s.observe(0), s.decision.options)) == "play red 1"
+
+
+def test_observed_points_follow_the_state_when_the_rule_reads_it(tmp_path):
+    """Points that depend on the card alone are computed once per card; points that read the
+    game (here the holder's hand size) are computed at every observation."""
+    p = write(tmp_path, "heavy.uno", "rulebook heavy\nextends classic\ncard 0..9 { points card.rank + 1 }\n"
+                                     "card skip { points me.hand.size }\n")
+    game = unorules.Game(str(p), 2, rounds="single")
+    s = game.new_state(3)
+    skip = game.rules.kind_by_name["skip"]
+    card = next(c for c in range(s.ncards) if s.ckind[c] == skip)
+    for q in (0, 1):
+        if card in s.hands[q]:
+            s.hands[q].remove(card)
+    s.hands[0].append(card)
+    before = {v.card: v.points for v in s.observe(0).hand}
+    assert before[card] == len(s.hands[0])
+    s.hands[0].append(s.draw_pile.pop())
+    after = {v.card: v.points for v in s.observe(0).hand}
+    assert after[card] == len(s.hands[0]) == before[card] + 1
+    numbers = [c for c in s.hands[0] if game.rules.kinds[s.ckind[c]].category == "number"]
+    assert numbers and all(after[c] == game.rules.kinds[s.ckind[c]].rank + 1 for c in numbers)
+    assert game.rules.kinds[skip].points_of_card is False
+    assert game.rules.kinds[s.ckind[numbers[0]]].points_of_card is True

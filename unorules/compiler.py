@@ -30,6 +30,7 @@ class Kind:
     effects: dict = field(default_factory=dict)   # event -> action tuple
     challenge: tuple | None = None
     has_attack: bool = False
+    points_of_card: bool = True      # its points depend on the card alone (not on the game's state)
 
 
 @dataclass
@@ -118,6 +119,7 @@ class Compiler:
         self.kinds = kinds
         for k, c in zip(kinds, ir.get("cards", [])):
             k.points = self.expr(c["points"]) if "points" in c else (lambda s, e: 0)
+            k.points_of_card = "points" not in c or self.of_card_alone(c["points"])
             k.playable = self.expr(c["playable_when"]) if "playable_when" in c else None
             k.legal = self.expr(c["legal_when"]) if "legal_when" in c else None
             for eff in c.get("effects", []):
@@ -228,6 +230,24 @@ class Compiler:
                 return _CONST_RIGHT[e["op"]](left, const)
             return BINARY_IMPL[e["op"]](left, right)
         raise RuleRuntimeError(f"cannot compile expression kind {k!r}", self.where(e))
+
+    def of_card_alone(self, e) -> bool:
+        """Does the expression's value depend on nothing but `card` (its color, kind, rank, wildness)
+        and constants? Then it may be computed once per card face."""
+        k = e["kind"]
+        if k in ("number", "bool", "string"):
+            return True
+        if k == "name":
+            n = e["name"]
+            return n == "card" or (n not in GLOBAL_NAME_IMPL and n not in SCOPED_NAMES
+                                   and n in (self.color_id.keys() | self.kind_id.keys() | self.option_values.keys()))
+        if k == "attr":
+            return e["name"] in ("color", "kind", "rank", "wild") and self.of_card_alone(e["of"])
+        if k in ("not", "neg"):
+            return self.of_card_alone(e["of"])
+        if k == "binary":
+            return self.of_card_alone(e["left"]) and self.of_card_alone(e["right"])
+        return False
 
     def name(self, e):
         n = e["name"]

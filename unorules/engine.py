@@ -211,10 +211,10 @@ class State:
         shared = self.card_faces is self.game._deck_faces
         tables = self.game._side_tables.get(side) if shared else None
         if tables is None:
-            tables = self._match_tables(side)
+            tables = (self._match_tables(side), [None] * len(self.ccolor))
             if shared:
                 self.game._side_tables[side] = tables
-        self._match = tables
+        self._match, self._views = tables      # _views: card -> its CardView, once built (observe)
 
     def _match_tables(self, side):
         """What play_options reads on every turn, built once per side (and deck): per card, a
@@ -462,10 +462,10 @@ class State:
             attacker = d.env.attacker
         top = self.discard[-1] if self.discard else None
         kinds = self.rules.kinds
+        views = self._views
         return Observation(
             player=p, decision=d.kind if d else None,
-            hand=[CardView(c, self.card_name(c), self.ccolor[c], self.ckind[c], kinds[self.ckind[c]].wild,
-                           self.points(p, c), kinds[self.ckind[c]].has_attack) for c in self.hands[p]],
+            hand=[views[c] or self.card_view(p, c) for c in self.hands[p]],
             top=None if top is None else CardView(top, self.card_name(top), self.ccolor[top], self.ckind[top],
                                                   kinds[self.ckind[top]].wild, 0),
             color=self.color, hand_sizes=[len(h) for h in self.hands], scores=list(self.scores),
@@ -473,6 +473,14 @@ class State:
             current=self.current, next=self.next_of(p), attacker=attacker,
             colors=list(self.rules.side_colors[self.side]),
             color_names=self.rules.color_names)
+
+    def card_view(self, p, c) -> CardView:
+        """Card c as its holder p sees it; kept for the side when its points are the card's alone."""
+        k = self.rules.kinds[self.ckind[c]]
+        view = CardView(c, self.card_name(c), self.ccolor[c], k.id, k.wild, self.points(p, c), k.has_attack)
+        if k.points_of_card:
+            self._views[c] = view
+        return view
 
     # -- primitives the rules use ---------------------------------------------------------------
     def draw_cards(self, p, n, why="draw", emit=True):
