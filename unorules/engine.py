@@ -203,18 +203,19 @@ class State:
         self.set_side(self.side)
 
     def set_side(self, side):
+        """Show `side` of every card. What depends only on the deck and the side is built once per
+        game factory when every game has the same deck: never changed in place, so shared."""
         self.side = side
-        rules = self.rules
-        faces = rules.faces
-        self.ccolor = [faces[f][0] for f in self.card_faces[side]]
-        self.ckind = [faces[f][1] for f in self.card_faces[side]]
         shared = self.card_faces is self.game._deck_faces
         tables = self.game._side_tables.get(side) if shared else None
         if tables is None:
-            tables = (self._match_tables(side), [None] * len(self.ccolor))
+            faces = self.rules.faces
+            self.ccolor = [faces[f][0] for f in self.card_faces[side]]      # card -> color
+            self.ckind = [faces[f][1] for f in self.card_faces[side]]       # card -> kind
+            tables = (self.ccolor, self.ckind, self._match_tables(side), [None] * len(self.ccolor))
             if shared:
                 self.game._side_tables[side] = tables
-        self._match, self._views = tables      # _views: card -> its CardView, once built (observe)
+        self.ccolor, self.ckind, self._match, self._views = tables   # _views: card -> CardView (observe)
 
     def _match_tables(self, side):
         """What play_options reads on every turn, built once per side (and deck): per card, a
