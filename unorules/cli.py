@@ -437,11 +437,10 @@ def _print_summary(d: dict, label: str):
     for seat, w in d["wins_by_seat"].items():
         lo, hi = w["ci95"]
         click.echo(f"  seat {seat}: {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
-    if len(d["wins_by_agent"]) > 1 or True:
-        click.echo("wins by agent (per seat played, 95% CI):")
-        for name, w in d["wins_by_agent"].items():
-            lo, hi = w["ci95"]
-            click.echo(f"  {name:<8} {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
+    click.echo("wins by agent (per seat played, 95% CI):")
+    for name, w in d["wins_by_agent"].items():
+        lo, hi = w["ci95"]
+        click.echo(f"  {name:<11} {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
     t = d["turns_per_round"]
     click.echo(f"\nturns per round: mean {t['mean']}, median {t['median']}, p95 {t['p95']}")
     click.echo(f"rounds per game: {d['rounds_per_game']}   decisions per game: {d['decisions_per_game']}")
