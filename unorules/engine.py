@@ -861,11 +861,8 @@ def begin_turn(s: State, p):
     if game.turn_start_hooks:
         s.push(turn_decision, p)
         s.fire("turn_start", {"me": p, "_who": p})
-        return
-    opts = s.play_options(p)                 # turn_decision, inlined: this runs on every turn
-    if not (opts and game.draw_only_when_stuck):
-        opts.append(DRAW)
-    s.decision = Decision("turn", p, opts, _turn_answer, p)
+    else:
+        turn_decision(s, p)
 
 
 def turn_decision(s: State, p):
