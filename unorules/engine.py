@@ -1036,10 +1036,10 @@ def turn_draw(s: State, p):
 def after_turn_draw(s: State, p, card):
     turn = s.rules.turn
     mode = turn["drawn_card"]
-    if card is not None and card in s.hands[p] and mode != "is_kept" and s.playable(p, card):
+    if card is not None and mode != "is_kept" and card in s.hands[p]:
+        opts = s.play_options(p, [card])            # empty when the drawn card is not playable
         when = turn.get("drawn_card_when")
-        if when is None or when(s, {"me": p, "_who": p, "card": card}):
-            opts = s.play_options(p, [card])
+        if opts and (when is None or when(s, {"me": p, "_who": p, "card": card})):
             if mode == "may_play":
                 opts.append(KEEP)
             s.ask("drawn", p, opts, _drawn_answer, p)
