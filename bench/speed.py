@@ -90,7 +90,7 @@ def main():
         for name in runners:
             actions, winners, elapsed = last[name]
             dpg = statistics.mean(actions)
-            print(f"  {name:<18} {med[name]:9.0f} games/s  {dpg:7.1f} decisions/game  "
+            print(f"  {name:<21} {med[name]:9.0f} games/s  {dpg:7.1f} decisions/game  "
                   f"{med[name] * dpg / 1000:7.0f}k decisions/s  seat0 {winners.count(0) / len(winners):.3f}")
         def ratio(a, b):
             return f"{med[a] / med[b]:.2f}x" if a in med and b in med else "n/a"
@@ -98,6 +98,10 @@ def main():
               f"official:random / rlcard = {ratio('official:random', 'rlcard')}\n"
               f"          unorules:rlcard / handcoded = {ratio('unorules:rlcard', 'handcoded')} (target >= 0.33x)   "
               f"unorules:rlcard / rlcard = {ratio('unorules:rlcard', 'rlcard')}   handcoded / rlcard = {ratio('handcoded', 'rlcard')}")
+        per_decision = {k: med[k] * statistics.mean(last[k][0]) for k in runners}
+        if "rlcard" in per_decision:
+            print("  decisions/s vs rlcard: " + "   ".join(
+                f"{k} {per_decision[k] / per_decision['rlcard']:.2f}x" for k in runners if k != "rlcard"))
         ref = "handcoded" if "handcoded" in last else "rlcard" if "rlcard" in last else None
         if ref:
             a_ref, w_ref, _ = last[ref]
