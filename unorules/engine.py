@@ -107,9 +107,18 @@ class Game:
             raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
                                    "double-faced cards need as many faces on each side")
         self.declaration = rules.declarations[0] if rules.declarations else None
-        self._actions: dict = {}             # card count -> the play actions of every card
+        self._actions: dict = {}             # (card count, side) -> the play actions of every card
         self._deck_faces = None              # the deck's faces per side, when every game has the same
-        self._side_tables: dict = {}         # side -> State._match_tables, for that deck
+        self._side_tables: dict = {}         # side -> State.set_side's tables, for that deck
+        # play_options' match bits: MATCH_ANY (a wild: matches anything), MATCH_RULE (a kind with
+        # its own playability rule: evaluated), one bit per color (NO_COLOR included) and one per
+        # kind. A card is a candidate when its face's mask shares a bit with the target:
+        # MATCH_ANY | MATCH_RULE | the current color's bit | the top card's kind's bit.
+        ncolor = len(rules.color_names) + 1
+        self.color_bit = [1 << (2 + c) for c in range(ncolor)]            # index: color + 1
+        self.kind_bit = [1 << (2 + ncolor + k) for k in range(len(rules.kinds))]
+        self.face_mask = [MATCH_RULE if not rules.plain_match[kind] else MATCH_ANY if rules.wild_kind[kind]
+                          else self.color_bit[color + 1] | self.kind_bit[kind] for color, kind in rules.faces]
         # what the hot path asks of the rules on every play and turn, answered once
         no_play_hooks = rules.jump_in is None and "play" not in rules.triggers
         self.quiet_play = [no_play_hooks and not k.effects.get("play") for k in rules.kinds]   # kind -> nothing runs
@@ -117,11 +126,18 @@ class Game:
         self.turn_start_hooks = "turn_start" in rules.triggers
         self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
 
-    def action_cache(self, n):
-        if n not in self._actions:
-            self._actions[n] = ([Action("play", c, False) for c in range(n)],
-                                [Action("play", c, True) for c in range(n)])
-        return self._actions[n]
+    def play_actions(self, n, side):
+        """The play actions of cards 0..n-1, built once: without and with the call, and those that
+        also name each color of `side` (a play of a card whose rule begins with `choose color`)."""
+        key = (n, side)
+        if key not in self._actions:
+            colors = self.rules.side_colors[side]
+            plain, call = [Action("play", c, False) for c in range(n)], [Action("play", c, True) for c in range(n)]
+            self._actions[key] = (
+                [(a,) for a in plain], list(zip(plain, call)),
+                [tuple(Action("play", c, False, col) for col in colors) for c in range(n)],
+                [tuple(Action("play", c, k, col) for col in colors for k in (False, True)) for c in range(n)])
+        return self._actions[key]
 
     def new_state(self, seed: int = 0, *, deal: bool = True) -> "State":
         s = State(self, seed)
@@ -198,54 +214,35 @@ class State:
             if from_deck and not (len(rules.deck) > 1 and rules.pair_sides_shuffled):
                 self.game._deck_faces = self.card_faces
         self.ncards = len(self.card_faces[0])
-        # the play actions of every card, built once per game factory (decisions reuse them)
-        self._play, self._play_call = self.game.action_cache(self.ncards)
+        self._own_tables = {}                 # side -> set_side's tables, when this deck is the game's own
         self.set_side(self.side)
 
     def set_side(self, side):
         """Show `side` of every card. What depends only on the deck and the side is built once per
-        game factory when every game has the same deck: never changed in place, so shared."""
+        game factory when every game has the same deck (never changed in place, so shared), else
+        once per game."""
         self.side = side
-        shared = self.card_faces is self.game._deck_faces
-        tables = self.game._side_tables.get(side) if shared else None
+        game = self.game
+        cache = game._side_tables if self.card_faces is game._deck_faces else self._own_tables
+        tables = cache.get(side)
         if tables is None:
-            faces = self.rules.faces
-            self.ccolor = [faces[f][0] for f in self.card_faces[side]]      # card -> color
-            self.ckind = [faces[f][1] for f in self.card_faces[side]]       # card -> kind
-            tables = (self.ccolor, self.ckind, self._match_tables(side), [None] * len(self.ccolor))
-            if shared:
-                self.game._side_tables[side] = tables
+            tables = cache[side] = self._side_tables(side)
         self.ccolor, self.ckind, self._match, self._views = tables   # _views: card -> CardView (observe)
 
-    def _match_tables(self, side):
-        """What play_options reads on every turn, built once per side (and deck): per card, a
-        bitmask of what it matches, and its play actions without and with the call.
-
-        Bits: MATCH_ANY (a wild: matches anything), MATCH_RULE (a kind with its own playability
-        rule: evaluated), then one bit per color (NO_COLOR included) and one per kind. A card is a
-        candidate when its mask shares a bit with the target: MATCH_ANY | MATCH_RULE | the current
-        color's bit | the top card's kind's bit."""
-        rules = self.rules
-        ncolor = len(rules.color_names) + 1
-        color_bit = [1 << (2 + c) for c in range(-1, ncolor - 1)]       # index color + 1
-        kind_bit = [1 << (2 + ncolor + k) for k in range(len(rules.kinds))]
-        cmask, opts, opts_call = [], [], []
-        colors = rules.side_colors[side]
-        for c, (color, kind) in enumerate(zip(self.ccolor, self.ckind)):
-            if not rules.plain_match[kind]:
-                cmask.append(MATCH_RULE)
-            elif rules.wild_kind[kind]:
-                cmask.append(MATCH_ANY)
-            else:
-                cmask.append(color_bit[color + 1] | kind_bit[kind])
-            if rules.fused_color[kind]:
-                opts.append(tuple(Action("play", c, False, col) for col in colors))
-                opts_call.append(tuple(Action("play", c, call, col) for col in colors for call in (False, True)))
-            else:
-                opts.append((self._play[c],))
-                opts_call.append((self._play[c], self._play_call[c]))
-        return (self.card_faces[side], cmask, opts, opts_call, color_bit, kind_bit,
-                not all(rules.plain_match), rules.turn["multi_play"])
+    def _side_tables(self, side):
+        """Per card, for one side: its color and kind, and what play_options reads on every turn (its
+        match mask, its play actions without and with the call); and room for its CardViews."""
+        rules, game = self.rules, self.game
+        faces = self.card_faces[side]
+        ccolor = [rules.faces[f][0] for f in faces]
+        ckind = [rules.faces[f][1] for f in faces]
+        plain, plain_call, fused, fused_call = game.play_actions(len(faces), side)
+        is_fused = rules.fused_color
+        opts = [fused[c] if is_fused[k] else plain[c] for c, k in enumerate(ckind)]
+        opts_call = [fused_call[c] if is_fused[k] else plain_call[c] for c, k in enumerate(ckind)]
+        match = (faces, [game.face_mask[f] for f in faces], opts, opts_call, game.color_bit, game.kind_bit,
+                 not all(rules.plain_match), rules.turn["multi_play"])
+        return ccolor, ckind, match, [None] * len(faces)
 
     def color_of(self, card):
         return self.ccolor[card]
