@@ -431,3 +431,11 @@ def test_observed_points_follow_the_state_when_the_rule_reads_it(tmp_path):
     assert numbers and all(after[c] == game.rules.kinds[s.ckind[c]].rank + 1 for c in numbers)
     assert game.rules.kinds[skip].points_of_card is False
     assert game.rules.kinds[s.ckind[numbers[0]]].points_of_card is True
+
+
+def test_jump_in_conditions_of_faces_alone_are_recognised():
+    """A jump-in condition that reads only the faces of the card and the top card is judged once
+    per face; one that reads the player is judged for each player."""
+    assert unorules.Game("killer", 4).rules.jump_in_of_faces is True
+    assert unorules.Game("classic", 4).rules.jump_in is None
+    assert unorules.Game(str(DATA / "picky_jump.uno"), 4).rules.jump_in_of_faces is False

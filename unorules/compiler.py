@@ -74,6 +74,7 @@ class Compiled:
     triggers: dict[str, list[Trigger]]
     declarations: list[tuple[str, int, tuple]]
     jump_in: object | None                # None: no jumping in; else fn(state, env) -> bool
+    jump_in_of_faces: bool                # does the jump-in condition read only the card's and top's faces?
     options: dict[str, object]
     ir: dict
     fused_color: list[bool] = field(default_factory=list)   # kind -> its play carries the first color choice
@@ -119,7 +120,7 @@ class Compiler:
         self.kinds = kinds
         for k, c in zip(kinds, ir.get("cards", [])):
             k.points = self.expr(c["points"]) if "points" in c else (lambda s, e: 0)
-            k.points_of_card = "points" not in c or self.of_card_alone(c["points"])
+            k.points_of_card = "points" not in c or self.of_faces(c["points"])
             k.playable = self.expr(c["playable_when"]) if "playable_when" in c else None
             k.legal = self.expr(c["legal_when"]) if "legal_when" in c else None
             for eff in c.get("effects", []):
@@ -195,6 +196,7 @@ class Compiler:
             turn=turn, scoring=scoring, reactions=reactions, triggers=triggers,
             declarations=[(d["name"], d["at"], self.actions(d["actions"])) for d in ir.get("declarations", [])],
             jump_in=None if jump is None else (self.expr(jump["when"]) if "when" in jump else _identical_to_top),
+            jump_in_of_faces=jump is not None and ("when" not in jump or self.of_faces(jump["when"], ("card", "top"))),
             options=dict(self.option_values), ir=ir,
             fused_color=[_starts_with_own_color_choice(c) for c in ir.get("cards", [])],
             plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
@@ -231,22 +233,22 @@ class Compiler:
             return BINARY_IMPL[e["op"]](left, right)
         raise RuleRuntimeError(f"cannot compile expression kind {k!r}", self.where(e))
 
-    def of_card_alone(self, e) -> bool:
-        """Does the expression's value depend on nothing but `card` (its color, kind, rank, wildness)
-        and constants? Then it may be computed once per card face."""
+    def of_faces(self, e, cards=("card",)) -> bool:
+        """Does the expression's value depend on nothing but the faces of the named cards (their
+        color, kind, rank, wildness) and constants? Then it may be computed once per face."""
         k = e["kind"]
         if k in ("number", "bool", "string"):
             return True
         if k == "name":
             n = e["name"]
-            return n == "card" or (n not in GLOBAL_NAME_IMPL and n not in SCOPED_NAMES
-                                   and n in (self.color_id.keys() | self.kind_id.keys() | self.option_values.keys()))
+            return n in cards or (n not in GLOBAL_NAME_IMPL and n not in SCOPED_NAMES
+                                  and n in (self.color_id.keys() | self.kind_id.keys() | self.option_values.keys()))
         if k == "attr":
-            return e["name"] in ("color", "kind", "rank", "wild") and self.of_card_alone(e["of"])
+            return e["name"] in ("color", "kind", "rank", "wild") and self.of_faces(e["of"], cards)
         if k in ("not", "neg"):
-            return self.of_card_alone(e["of"])
+            return self.of_faces(e["of"], cards)
         if k == "binary":
-            return self.of_card_alone(e["left"]) and self.of_card_alone(e["right"])
+            return self.of_faces(e["left"], cards) and self.of_faces(e["right"], cards)
         return False
 
     def name(self, e):

@@ -110,6 +110,7 @@ class Game:
         self._actions: dict = {}             # (card count, side) -> the play actions of every card
         self._deck_faces = None              # the deck's faces per side, when every game has the same
         self._side_tables: dict = {}         # side -> State.set_side's tables, for that deck
+        self._jump_verdicts: dict = {}       # (side, top face) -> face -> may jump in (jump_window)
         # play_options' match bits: MATCH_ANY (a wild: matches anything), MATCH_RULE (a kind with
         # its own playability rule: evaluated), one bit per color (NO_COLOR included) and one per
         # kind. A card is a candidate when its face's mask shares a bit with the target:
@@ -926,16 +927,24 @@ def after_play(s: State, p, card, env):
 def jump_window(s: State, p, card, env, i):
     others = s.others_in_order(p)
     cond = s.rules.jump_in
+    faces = s.card_faces[s.side]
+    by_faces = s.rules.jump_in_of_faces
+    if by_faces:        # the condition reads only the faces of the card and the top card: its verdict
+        # on a face holds for every player, and for every game of this deck (kept per side and top)
+        key = (s.side, faces[s.discard[-1]])
+        shared = s.game._jump_verdicts.setdefault(key, {}) if s.card_faces is s.game._deck_faces else {}
     while i < len(others):
         q = others[i]
         i += 1
-        seen = set()
-        for c in sorted(s.hands[q], key=s.face_of):
-            f = s.face_of(c)
-            if f in seen:
-                continue
-            seen.add(f)
-            if cond(s, {"me": q, "_who": q, "card": c}):
+        verdict = shared if by_faces else {}        # face -> may q jump in with it
+        env_q = {"me": q, "_who": q}
+        for c in s.hands[q]:                 # may q jump in at all? (the options come sorted below)
+            f = faces[c]
+            ok = verdict.get(f)
+            if ok is None:
+                env_q["card"] = c
+                ok = verdict[f] = bool(cond(s, env_q))
+            if ok:
                 opts = _jump_options(s, q, cond)
                 s.ask("jump_in", q, opts, _jump_answer, (p, card, env, i, q))
                 return
