@@ -194,8 +194,8 @@ def test_workers_give_the_same_totals_as_one_process(agents):
 
 
 @pytest.mark.parametrize("name", ["rlcard", "official", "flip"])
-def test_the_inlined_random_table_plays_as_the_agents_do(name):
-    """play_one answers for an all-random table without calling the agents: the same games."""
+def test_play_one_plays_the_games_its_agents_choose(name):
+    """play_one is the agents' loop: the same seeds give the same games as driving them by hand."""
     spec = RunSpec(name, players=3, seed=2, agents=("random",), rounds="single")
     game = make_game(spec)
     for i in range(15):

@@ -78,7 +78,7 @@ class Attack:
         self.passed = False
 
 
-MATCH_ANY, MATCH_RULE = 1, 2         # play_options' match bits (State._match_tables)
+MATCH_ANY, MATCH_RULE = 1, 2         # play_options' match bits (Game.face_mask)
 DRAW = Action("draw", None)
 KEEP = Action("keep", None)
 _KIND_ORDER = {"play": 0, "play_many": 1, "respond": 0, "jump_in": 0, "draw": 5, "keep": 5}
@@ -123,7 +123,6 @@ class Game:
         # what the hot path asks of the rules on every play and turn, answered once
         no_play_hooks = rules.jump_in is None and "play" not in rules.triggers
         self.quiet_play = [no_play_hooks and not k.effects.get("play") for k in rules.kinds]   # kind -> nothing runs
-        self.legal_rule = [k.legal for k in rules.kinds]
         self.turn_start_hooks = "turn_start" in rules.triggers
         self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
 
@@ -215,6 +214,7 @@ class State:
             if from_deck and not (len(rules.deck) > 1 and rules.pair_sides_shuffled):
                 self.game._deck_faces = self.card_faces
         self.ncards = len(self.card_faces[0])
+        self.shares_deck = self.card_faces is self.game._deck_faces   # every game of the factory has this deck
         self._own_tables = {}                 # side -> set_side's tables, when this deck is the game's own
         self.set_side(self.side)
 
@@ -224,13 +224,13 @@ class State:
         once per game."""
         self.side = side
         game = self.game
-        cache = game._side_tables if self.card_faces is game._deck_faces else self._own_tables
+        cache = game._side_tables if self.shares_deck else self._own_tables
         tables = cache.get(side)
         if tables is None:
-            tables = cache[side] = self._side_tables(side)
+            tables = cache[side] = self._build_side_tables(side)
         self.ccolor, self.ckind, self._match, self._views = tables   # _views: card -> CardView (observe)
 
-    def _side_tables(self, side):
+    def _build_side_tables(self, side):
         """Per card, for one side: its color and kind, and what play_options reads on every turn (its
         match mask, its play actions without and with the call); and room for its CardViews."""
         rules, game = self.rules, self.game
@@ -616,7 +616,7 @@ class State:
         ckind = self.ckind
         kind = ckind[card]
         game = self.game
-        legal_rule = game.legal_rule[kind]
+        legal_rule = self.rules.kinds[kind].legal
         legal = True if legal_rule is None else bool(legal_rule(self, {"me": p, "_who": p, "card": card}))
         discard = self.discard
         self.streak = self.streak + 1 if discard and ckind[discard[-1]] == kind else 1
@@ -932,7 +932,7 @@ def jump_window(s: State, p, card, env, i):
     if by_faces:        # the condition reads only the faces of the card and the top card: its verdict
         # on a face holds for every player, and for every game of this deck (kept per side and top)
         key = (s.side, faces[s.discard[-1]])
-        shared = s.game._jump_verdicts.setdefault(key, {}) if s.card_faces is s.game._deck_faces else {}
+        shared = s.game._jump_verdicts.setdefault(key, {}) if s.shares_deck else {}
     while i < len(others):
         q = others[i]
         i += 1

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .agents import RandomAgent, make_agents
+from .agents import make_agents
 from .compiler import compile_rulebook
 from .engine import Game
 from .stats import Summary
@@ -55,13 +55,6 @@ def play_one(game: Game, spec: RunSpec, index: int):
     s = game.new_state(seed)
     choices = s.rng.choices
     apply = s.apply_unchecked
-    if all(type(a) is RandomAgent for a in agents):
-        pick = agents[0].rng.random          # RandomAgent.choose, inlined: the common benchmark table
-        while not s.terminal:
-            d = s.decision
-            options = d.options
-            apply(options[int(pick() * len(options))] if d.probs is None else choices(options, d.probs)[0])
-        return s
     seats = s.seats
     while not s.terminal:
         d = s.decision
