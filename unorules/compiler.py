@@ -282,7 +282,7 @@ class Compiler:
         return tuple(self.action(a) for a in actions)
 
     def action(self, a):
-        from . import engine as E
+        from . import primitives as E
         k = a["kind"]
         where = self.where(a)
         subj = a.get("subject")

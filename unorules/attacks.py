@@ -1,0 +1,99 @@
+"""Attack windows: an attack waits for its target's answer (a reaction that stacks, reflects or
+redirects it), then a challenge where the attacking card has one, then resolves."""
+from __future__ import annotations
+
+from .state import Action, Attack, State
+
+def attack_window(s: State, atk: Attack):
+    if atk.state == "cancelled":
+        s.attack = None
+        return
+    if atk.state == "resolve":
+        resolve(s, atk)
+        return
+    t = atk.target
+    opts = []
+    faces = s.card_faces[s.side]
+    seen = set()
+    for r in s.rules.reactions:
+        if atk.kind not in r.to:
+            continue
+        for c in s.hands[t]:
+            if s.ckind[c] in r.with_ and faces[c] not in seen:
+                if r.cond is None or r.cond(s, {"me": t, "_who": t, "card": c, "target": t,
+                                                "attacker": atk.attacker, "penalty": atk.penalty}):
+                    seen.add(faces[c])
+                    opts.append(Action("respond", c, False))
+                    decl = s.game.declaration
+                    if decl is not None and len(s.hands[t]) - 1 == decl[1]:
+                        opts.append(Action("respond", c, True))
+    if opts:
+        opts.sort(key=lambda a: (faces[a.value], a.call))
+        opts.append(Action("respond", None))
+        s.ask("respond", t, opts, _respond_answer, atk)
+        return
+    challenge_offer(s, atk)
+
+
+def _respond_answer(s: State, atk: Attack, a: Action):
+    if a.value is None:
+        challenge_offer(s, atk)
+        return
+    t, card = atk.target, a.value
+    reaction = next(r for r in s.rules.reactions if atk.kind in r.to and s.ckind[card] in r.with_)
+    legal = s.place(t, card, a.call)
+    s.emit("respond", player=t, card=s.card_name(card), to=atk.attacker)
+    old_target = t
+    atk.kind, atk.card, atk.legal = s.ckind[card], card, legal
+    env = {"me": t, "_who": t, "card": card, "target": t, "attacker": atk.attacker, "penalty": atk.penalty,
+           "legal_play": legal}
+    s.push(after_reaction, atk, old_target)
+    s.push_actions(reaction.actions, env)
+
+
+def after_reaction(s: State, atk: Attack, old_target):
+    if atk.state == "cancelled":
+        s.attack = None
+        return
+    if atk.target == old_target and atk.state == "pending":
+        resolve(s, atk)
+        return
+    attack_window(s, atk)
+
+
+def challenge_offer(s: State, atk: Attack):
+    k = s.rules.kinds[atk.kind]
+    if k.challenge is None:
+        resolve(s, atk)
+        return
+    s.ask("challenge", atk.target, [Action("challenge", True), Action("challenge", False)], _challenge_answer, atk)
+
+
+def _challenge_answer(s: State, atk: Attack, a: Action):
+    if not a.value:
+        resolve(s, atk)
+        return
+    s.counts["challenges"] += 1
+    if not atk.legal:
+        s.counts["challenges_won"] += 1
+    s.emit("challenge", player=atk.target, attacker=atk.attacker, legal=atk.legal,
+           hand=[s.card_name(c) for c in s.hands[atk.attacker]] if s.log is not None else None)
+    env = {"me": atk.attacker, "_who": atk.target, "card": atk.card, "target": atk.target,
+           "attacker": atk.attacker, "penalty": atk.penalty, "legal": atk.legal, "challenger": atk.target}
+    s.push(after_challenge, atk)
+    s.push_actions(s.rules.kinds[atk.kind].challenge, env)
+
+
+def after_challenge(s: State, atk: Attack):
+    if atk.state == "cancelled":
+        s.attack = None
+        return
+    resolve(s, atk)
+
+
+def resolve(s: State, atk: Attack):
+    s.attack = None
+    s.emit("attack", attacker=atk.attacker, target=atk.target, penalty=atk.penalty)
+    env = dict(atk.env)
+    env.update({"_who": atk.target, "target": atk.target, "attacker": atk.attacker, "penalty": atk.penalty})
+    s.push_actions(atk.body, env)

@@ -1,0 +1,381 @@
+"""The primitives of rule actions: `act_<kind>(state, env, who, ex, kw)`, one per IR action kind
+(the compiler binds each compiled action to its primitive with `bind`)."""
+from __future__ import annotations
+
+from .attacks import attack_window
+from .compiler import NO_COLOR
+from .errors import RuleRuntimeError
+from .state import MAX_DRAW, Action, Attack
+
+def bind(impl, who, where, ex, **kw):
+    """A compiled action: evaluate its subject(s), then run the primitive for each, naming the rule
+    (file:line:col) in any runtime error."""
+    def run(s, env):
+        try:
+            players = who(s, env)
+            if len(players) == 1:
+                impl(s, env, players[0], ex, kw)
+            else:
+                for p in reversed(players):
+                    s.agenda.append((_run_for, impl, env, p, ex, kw, where))
+        except RuleRuntimeError as e:
+            raise RuleRuntimeError(e.args[0].split(": ", 1)[-1] if e.where else e.args[0], e.where or where) from None
+        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as e:
+            raise RuleRuntimeError(f"the rule failed: {e}", where) from None
+    run.where = where
+    return run
+
+
+def _run_for(s, impl, env, p, ex, kw, where):
+    try:
+        impl(s, env, p, ex, kw)
+    except RuleRuntimeError:
+        raise
+    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as e:
+        raise RuleRuntimeError(f"the rule failed: {e}", where) from None
+
+
+def act_draw(s, env, p, ex, kw):
+    s.draw_cards(p, ex["count"](s, env))
+
+
+def _draw_until(s, p, stop, why):
+    got = []
+    for _ in range(MAX_DRAW):
+        one = s.draw_cards(p, 1, why, emit=False)
+        got += one
+        if not one or stop(one[0]):
+            break
+    if got and s.log is not None:
+        s.emit("draw", player=p, count=len(got), cards=[s.card_name(c) for c in got], why=why)
+    return got
+
+
+def act_draw_until_color(s, env, p, ex, kw):
+    want = ex["color"](s, env)
+    _draw_until(s, p, lambda c: s.ccolor[c] == want, "until_color")
+
+
+def act_draw_until_playable(s, env, p, ex, kw):
+    _draw_until(s, p, lambda c: s.playable(p, c), "until_playable")
+
+
+def act_lose_turn(s, env, p, ex, kw):
+    if p is not None:
+        s.skips[p] = 1          # the player's next turn is lost: once, however often it is said
+
+
+def act_play_again(s, env, p, ex, kw):
+    s.next_override = p
+    s.emit("play_again", player=p)
+
+
+def act_reverse(s, env, p, ex, kw):
+    s.direction = -s.direction
+    s.emit("reverse", direction="clockwise" if s.direction == 1 else "counterclockwise")
+
+
+def act_choose_color(s, env, p, ex, kw):
+    given = env.pop("_color", None)
+    if given is not None and p == env["me"]:
+        s.set_color(given)              # answered with the play
+        return
+    opts = [Action("color", c) for c in s.rules.side_colors[s.side]]
+    s.ask("color", p, opts, _color_answer, p)
+
+
+def _color_answer(s, p, a):
+    s.set_color(a.value)
+
+
+def act_set_color(s, env, p, ex, kw):
+    s.set_color(ex["color"](s, env))
+
+
+def act_cycle_color(s, env, p, ex, kw):
+    cols = s.rules.side_colors[s.side]
+    i = cols.index(s.color) if s.color in cols else -s.direction
+    s.set_color(cols[(i + s.direction) % len(cols)])
+
+
+def act_choose_player(s, env, p, ex, kw):
+    cands = []
+    where = ex.get("where")
+    for q in range(s.n):
+        if s.out[q] or (kw["other"] and q == p):
+            continue
+        if where is not None:
+            env["candidate"] = q
+            ok = where(s, env)
+            del env["candidate"]
+            if not ok:
+                continue
+        cands.append(q)
+    name = kw["name"]
+    if not cands:
+        env[name] = None
+        s.emit("no_choice", player=p)
+        return
+    if len(cands) == 1:
+        env[name] = cands[0]
+        return
+    s.ask("player", p, [Action("player", q) for q in cands], _player_answer, (env, name))
+
+
+def _player_answer(s, ctx, a):
+    env, name = ctx
+    env[name] = a.value
+    s.emit("choose", player=a.value)
+
+
+def _track_exposure(s, *players):
+    for q in players:
+        if q in s.exposed:
+            s.exposed.remove(q)
+
+
+def act_swap_hands(s, env, p, ex, kw):
+    q = ex["with"](s, env)
+    if q is None or q == p:
+        return
+    s.hands[p], s.hands[q] = s.hands[q], s.hands[p]
+    _track_exposure(s, p, q)
+    s.emit("swap_hands", player=p, other=q)
+
+
+def act_pass_hands(s, env, p, ex, kw):
+    alive = [q for q in range(s.n) if not s.out[q]]
+    new = list(s.hands)
+    for q in alive:
+        new[s.next_of(q)] = s.hands[q]
+    s.hands = new
+    s.exposed = []
+    s.emit("pass_hands", direction="clockwise" if s.direction == 1 else "counterclockwise")
+
+
+def act_shuffle_hands(s, env, p, ex, kw):
+    cards = []
+    for q in range(s.n):
+        cards += s.hands[q]
+        s.hands[q] = []
+    s.shuffle(cards)
+    order = s.others_in_order(p) + (p,)
+    for i, c in enumerate(cards):
+        s.hands[order[i % len(order)]].append(c)
+    s.exposed = []
+    s.emit("shuffle_hands", player=p)
+
+
+def act_flip(s, env, p, ex, kw):
+    s.set_side((s.side + 1) % len(s.rules.sides))
+    s.discard.reverse()
+    top = s.discard[-1]
+    s.color = s.ccolor[top]
+    s.emit("flip", side=s.rules.sides[s.side], top=s.card_name(top))
+
+
+def act_give(s, env, p, ex, kw):
+    q = ex["to"](s, env)
+    n = int(ex["count"](s, env))
+    _give_next(s, (p, q, n))
+
+
+def _give_next(s, ctx):
+    p, q, n = ctx
+    if q is None or n <= 0 or not s.hands[p] or p == q:
+        return
+    opts = sorted({s.face_of(c): Action("card", c) for c in s.hands[p]}.items())
+    opts = [a for _, a in opts]
+    if len(opts) == 1:
+        _give_answer(s, ctx, opts[0])
+        return
+    s.ask("card", p, opts, _give_answer, ctx)
+
+
+def _give_answer(s, ctx, a):
+    p, q, n = ctx
+    s.hands[p].remove(a.value)
+    s.hands[q].append(a.value)
+    _track_exposure(s, p, q)
+    s.emit("give", player=p, to=q, card=s.card_name(a.value))
+    s.push(_give_next, (p, q, n - 1))
+
+
+def act_give_hand(s, env, p, ex, kw):
+    q = ex["to"](s, env)
+    if q is None or q == p:
+        return
+    s.hands[q] += s.hands[p]
+    s.hands[p] = []
+    _track_exposure(s, p, q)
+    s.emit("give_hand", player=p, to=q)
+
+
+def act_exchange(s, env, p, ex, kw):
+    q = ex["with"](s, env)
+    if q is None or q == p:
+        return
+    s.push(_exchange_pick, [p, q], [], 0)
+
+
+def _exchange_pick(s, pair, picked, i):
+    if i == 2:
+        (p, q), (a, b) = pair, picked
+        if a is not None:
+            s.hands[p].remove(a); s.hands[q].append(a)
+        if b is not None:
+            s.hands[q].remove(b); s.hands[p].append(b)
+        _track_exposure(s, p, q)
+        s.emit("exchange", player=p, other=q)
+        return
+    who = pair[i]
+    if not s.hands[who]:
+        picked.append(None)
+        s.push(_exchange_pick, pair, picked, i + 1)
+        return
+    opts = [a for _, a in sorted({s.face_of(c): Action("card", c) for c in s.hands[who]}.items())]
+    s.ask("card", who, opts, _exchange_answer, (pair, picked, i))
+
+
+def _exchange_answer(s, ctx, a):
+    pair, picked, i = ctx
+    picked.append(a.value)
+    s.push(_exchange_pick, pair, picked, i + 1)
+
+
+def act_discard_color(s, env, p, ex, kw):
+    c = ex["color"](s, env)
+    keep = [x for x in s.hands[p] if s.ccolor[x] != c]
+    gone = [x for x in s.hands[p] if s.ccolor[x] == c]
+    s.hands[p] = keep
+    s.discard[-1:-1] = gone
+    s.emit("discard_color", player=p, count=len(gone))
+
+
+def act_score(s, env, p, ex, kw):
+    s.scores[p] += ex["amount"](s, env)
+    s.emit("score", player=p, points=ex["amount"](s, env), total=s.scores[p])
+
+
+def act_eliminate(s, env, p, ex, kw):
+    s.out[p] = True
+    s.discard[-1:-1] = s.hands[p]
+    s.hands[p] = []
+    s.emit("eliminated", player=p)
+    if s.active_count() <= 1:
+        s.finish(next(q for q in range(s.n) if not s.out[q]), "win")
+
+
+def act_swap_seats(s, env, p, ex, kw):
+    q = ex["with"](s, env)
+    if q is None or q == p:
+        return
+    for arr in (s.hands, s.scores, s.seats):
+        arr[p], arr[q] = arr[q], arr[p]
+    _track_exposure(s, p, q)
+    s.emit("swap_seats", player=p, other=q)
+
+
+def act_reveal(s, env, p, ex, kw):
+    if not s.draw_pile and not s.reshuffle():
+        env["revealed"] = s.discard[-1]
+        return
+    card = s.draw_pile.pop()
+    s.discard.append(card)
+    if s.ccolor[card] != NO_COLOR:
+        s.color = s.ccolor[card]
+    env["revealed"] = card
+    s.emit("reveal", card=s.card_name(card))
+
+
+def act_redraw(s, env, p, ex, kw):
+    card = s.discard.pop()
+    s.draw_pile.append(card)
+    s.shuffle(s.draw_pile)
+    s.redraw = True
+    s.emit("redraw", card=s.card_name(card))
+
+
+def act_attack(s, env, p, ex, kw):
+    t = ex["target"](s, env)
+    pen = ex["penalty"](s, env) if "penalty" in ex else 0
+    card = env.get("card")
+    atk = Attack(env["me"], t, pen, kw["body"], s.ckind[card] if card is not None else None, card,
+                 env.get("legal_play", True), env)
+    s.attack = atk
+    s.push(attack_window, atk)
+
+
+def _pending(s):
+    if s.attack is None:
+        raise RuleRuntimeError("no attack is pending")
+    return s.attack
+
+
+def act_add_penalty(s, env, p, ex, kw):
+    _pending(s).penalty += ex["amount"](s, env)
+
+
+def act_pass_attack(s, env, p, ex, kw):
+    atk = _pending(s)
+    atk.attacker = env["me"]
+    atk.target = ex["to"](s, env)
+    atk.passed = True
+    s.emit("pass_attack", player=env["me"], to=atk.target, penalty=atk.penalty)
+
+
+def act_cancel_attack(s, env, p, ex, kw):
+    _pending(s).state = "cancelled"
+
+
+def act_resolve_attack(s, env, p, ex, kw):
+    _pending(s).state = "resolve"
+
+
+def act_take_back(s, env, p, ex, kw):
+    atk = _pending(s)
+    if atk.card in s.discard:
+        s.discard.remove(atk.card)
+        s.hands[atk.attacker].append(atk.card)
+        s.emit("take_back", player=atk.attacker, card=s.card_name(atk.card))
+
+
+def act_if(s, env, p, ex, kw):
+    for cond, then in kw["branches"]:
+        if cond(s, env):
+            s.push_actions(then, env)
+            return
+    if kw["otherwise"]:
+        s.push_actions(kw["otherwise"], env)
+
+
+def act_chance(s, env, p, ex, kw):
+    outs = kw["outcomes"]
+    weights = [max(0.0, float(w(s, env))) for _, w, _ in outs]
+    total = sum(weights)
+    if total <= 0:
+        raise RuleRuntimeError(f"chance `{kw['name']}` has no outcome with a positive weight")
+    s.ask("chance", None, [Action("chance", name) for name, _, _ in outs], _chance_answer, (env, outs),
+          [w / total for w in weights])
+
+
+def _chance_answer(s, ctx, a):
+    env, outs = ctx
+    s.emit("chance", outcome=a.value)
+    for name, _, actions in outs:
+        if name == a.value:
+            s.push_actions(actions, env)
+
+
+def act_perform(s, env, p, ex, kw):
+    chance = s.game.perform_chance if s.game.perform_chance is not None else float(kw["chance"](s, env))
+    chance = min(1.0, max(0.0, chance))
+    s.ask("perform", p, [Action("perform", True), Action("perform", False)], _perform_answer, (env, kw, p),
+          [chance, 1.0 - chance])
+
+
+def _perform_answer(s, ctx, a):
+    env, kw, p = ctx
+    s.emit("perform", player=p, name=kw["name"], success=bool(a.value))
+    # inside a perform's blocks the default subject is the performer
+    s.push_actions(kw["success"] if a.value else kw["failure"], dict(env, _who=p))

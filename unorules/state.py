@@ -1,0 +1,537 @@
+"""The engine's state: a Game (an immutable factory: compiled rules and options) and its States.
+
+OpenSpiel style: a State is one playthrough with `current_player()`, `legal_actions()`,
+`apply_action()`, chance nodes with named outcomes, `is_terminal()`, `returns()`, `clone()`.
+Control flow is an explicit agenda (a stack of frames `(fn, *args)`): rule actions push frames,
+and an action that needs a choice sets `state.decision` and stops the run until the choice is
+applied. The turn flow is in turns.py, attack windows in attacks.py, the rule actions' primitives
+in primitives.py; what a player or a person is shown of a state in views.py.
+
+Nothing here knows a card: cards are ints whose faces, kinds and effects come from the rulebook.
+"""
+import copy
+import random
+from typing import NamedTuple
+
+from .compiler import NO_COLOR, Compiled
+from .errors import IllegalAction, RuleRuntimeError
+from .views import StateViews
+
+CHANCE = -1
+TERMINAL = -2
+MAX_TRIGGER_DEPTH = 32
+MAX_DRAW = 500                 # cards one action may draw
+
+
+class Action(NamedTuple):
+    kind: str          # play draw keep color player card challenge respond jump_in catch perform chance
+    value: object      # card id, color id, seat, bool, outcome name, or None
+    call: bool = False  # declare (call UNO) while playing this card
+    color: int | None = None   # a play that also answers the card's first color choice
+
+
+class Decision:
+    """What the engine asks next: a player's choice among `options`, or (with `probs`) a chance node.
+    `resume(state, env, action)` carries on with the answer."""
+    __slots__ = ("kind", "player", "options", "resume", "env", "probs")
+
+    def __init__(self, kind, player, options, resume, env, probs=None):
+        self.kind, self.player, self.options, self.resume, self.env, self.probs = kind, player, options, resume, env, probs
+
+
+class Attack:
+    __slots__ = ("attacker", "target", "penalty", "body", "kind", "card", "legal", "state", "passed", "env")
+
+    def __init__(self, attacker, target, penalty, body, kind, card, legal, env):
+        self.attacker, self.target, self.penalty, self.body = attacker, target, penalty, body
+        self.kind, self.card, self.legal, self.env = kind, card, legal, env
+        self.state = "pending"      # pending | resolve | cancelled
+        self.passed = False
+
+
+MATCH_ANY, MATCH_RULE = 1, 2         # play_options' match bits (Game.face_mask)
+DRAW = Action("draw", None)
+KEEP = Action("keep", None)
+
+
+class Game:
+    """An immutable factory: a compiled rulebook with its options."""
+
+    def __init__(self, rules: Compiled, players: int = 4, *, rounds: str = "rulebook", log_events: bool = False,
+                 turn_cap: int | None = None, perform_chance: float | None = None, stop_after_round: bool = False,
+                 track_kinds: frozenset = frozenset()):
+        if not rules.min_players <= players <= rules.max_players:
+            raise RuleRuntimeError(f"`{rules.name}` is for {rules.min_players} to {rules.max_players} players, not {players}")
+        if rounds not in ("rulebook", "single", "match"):
+            raise ValueError(f"rounds must be rulebook, single or match, not {rounds!r}")
+        self.rules = rules
+        self.players = players
+        self.rounds = rounds
+        self.log_events = log_events
+        self.turn_cap = turn_cap or rules.turn["turn_cap"]
+        self.perform_chance = perform_chance
+        self.stop_after_round = stop_after_round
+        self.track_kinds = frozenset(track_kinds)      # kinds whose players are recorded (compare)
+        sizes = {len(d) for d in rules.deck}
+        if len(sizes) > 1:
+            raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
+                                   "double-faced cards need as many faces on each side")
+        self.declaration = rules.declarations[0] if rules.declarations else None
+        self._actions: dict = {}             # (card count, side) -> the play actions of every card
+        self._deck_faces = None              # the deck's faces per side, when every game has the same
+        self._side_tables: dict = {}         # side -> State.set_side's tables, for that deck
+        self._jump_verdicts: dict = {}       # (side, top face) -> face -> may jump in (jump_window)
+        # play_options' match bits: MATCH_ANY (a wild: matches anything), MATCH_RULE (a kind with
+        # its own playability rule: evaluated), one bit per color (NO_COLOR included) and one per
+        # kind. A card is a candidate when its face's mask shares a bit with the target:
+        # MATCH_ANY | MATCH_RULE | the current color's bit | the top card's kind's bit.
+        ncolor = len(rules.color_names) + 1
+        self.color_bit = [1 << (2 + c) for c in range(ncolor)]            # index: color + 1
+        self.kind_bit = [1 << (2 + ncolor + k) for k in range(len(rules.kinds))]
+        self.face_mask = [MATCH_RULE if not rules.plain_match[kind] else MATCH_ANY if rules.wild_kind[kind]
+                          else self.color_bit[color + 1] | self.kind_bit[kind] for color, kind in rules.faces]
+        # what the hot path asks of the rules on every play and turn, answered once
+        no_play_hooks = rules.jump_in is None and "play" not in rules.triggers
+        self.quiet_play = [no_play_hooks and not k.effects.get("play") for k in rules.kinds]   # kind -> nothing runs
+        self.turn_start_hooks = "turn_start" in rules.triggers
+        self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
+
+    def play_actions(self, n, side):
+        """The play actions of cards 0..n-1, built once: without and with the call, and those that
+        also name each color of `side` (a play of a card whose rule begins with `choose color`)."""
+        key = (n, side)
+        if key not in self._actions:
+            colors = self.rules.side_colors[side]
+            plain, call = [Action("play", c, False) for c in range(n)], [Action("play", c, True) for c in range(n)]
+            self._actions[key] = (
+                [(a,) for a in plain], list(zip(plain, call)),
+                [tuple(Action("play", c, False, col) for col in colors) for c in range(n)],
+                [tuple(Action("play", c, k, col) for col in colors for k in (False, True)) for c in range(n)])
+        return self._actions[key]
+
+    def new_state(self, seed: int = 0, *, deal: bool = True) -> "State":
+        s = State(self, seed)
+        if deal:
+            s.setup_cards(None)
+            s.draw_pile = list(range(s.ncards))
+            from .turns import begin_round
+            s.push(begin_round)
+            s.run()
+        return s
+
+
+class State(StateViews):
+    def __init__(self, game: Game, seed: int):
+        self.game = game
+        self.rules = game.rules
+        n = self.n = game.players
+        self.rng = random.Random(seed)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.draw_pile: list[int] = []
+        self.discard: list[int] = []
+        self.card_faces: list[list[int]] = []      # side -> card -> face
+        self.side = 0
+        self.ccolor: list[int] = []                # active side: card -> color
+        self.ckind: list[int] = []                 # active side: card -> kind
+        self.color = NO_COLOR
+        self.direction = 1
+        self.current = 0
+        self.dealer = n - 1
+        self.scores = [0] * n
+        self.seats = list(range(n))                # seat -> original player
+        self.out = [False] * n
+        self.skips = [0] * n
+        self.next_override = None
+        self.attack: Attack | None = None
+        self.agenda: list[tuple] = []
+        self.decision: Decision | None = None
+        self.log: list[dict] | None = [] if game.log_events else None
+        self.streak = 0
+        self.first_card = False
+        self.exposed: list[int] = []
+        self.redraw = False
+        self.round = 0
+        self.turns = 0
+        self.depth = 0
+        self.round_winner = None
+        self.winner = None
+        self.outcome = None                        # win | stalled | error
+        self.error = None
+        self.terminal = False
+        self.turns_per_round: list[int] = []
+        self.counts = {"drawn": 0, "challenges": 0, "challenges_won": 0, "catches": 0, "reshuffles": 0,
+                       "plays": 0, "decisions": 0, "turn_decisions": 0}
+        self.history: list[Action] = []
+        self.tracked_players: set[int] = set()          # original players who played a tracked kind
+
+    # -- cards ----------------------------------------------------------------------------------
+    def setup_cards(self, cards: list[tuple[int, ...]] | None):
+        """Make the physical cards: one face per side. None: the rulebook's deck."""
+        rules = self.rules
+        cached = None
+        from_deck = cards is None
+        if cards is None:
+            per_side = [list(d) for d in rules.deck]
+            if len(per_side) > 1 and rules.pair_sides_shuffled:
+                for side in per_side[1:]:
+                    self.shuffle(side)
+            else:
+                cached = self.game._deck_faces      # the same deck every game: built once
+            cards = list(zip(*per_side)) if cached is None else None
+        if cached is not None:
+            self.card_faces = cached
+        else:
+            self.card_faces = [[c[s] for c in cards] for s in range(len(rules.sides))]
+            if from_deck and not (len(rules.deck) > 1 and rules.pair_sides_shuffled):
+                self.game._deck_faces = self.card_faces
+        self.ncards = len(self.card_faces[0])
+        self.shares_deck = self.card_faces is self.game._deck_faces   # every game of the factory has this deck
+        self._own_tables = {}                 # side -> set_side's tables, when this deck is the game's own
+        self.set_side(self.side)
+
+    def set_side(self, side):
+        """Show `side` of every card. What depends only on the deck and the side is built once per
+        game factory when every game has the same deck (never changed in place, so shared), else
+        once per game."""
+        self.side = side
+        game = self.game
+        cache = game._side_tables if self.shares_deck else self._own_tables
+        tables = cache.get(side)
+        if tables is None:
+            tables = cache[side] = self._build_side_tables(side)
+        self.ccolor, self.ckind, self._match, self._views = tables   # _views: card -> CardView (observe)
+
+    def _build_side_tables(self, side):
+        """Per card, for one side: its color and kind, and what play_options reads on every turn (its
+        match mask, its play actions without and with the call); and room for its CardViews."""
+        rules, game = self.rules, self.game
+        faces = self.card_faces[side]
+        ccolor = [rules.faces[f][0] for f in faces]
+        ckind = [rules.faces[f][1] for f in faces]
+        plain, plain_call, fused, fused_call = game.play_actions(len(faces), side)
+        is_fused = rules.fused_color
+        opts = [fused[c] if is_fused[k] else plain[c] for c, k in enumerate(ckind)]
+        opts_call = [fused_call[c] if is_fused[k] else plain_call[c] for c, k in enumerate(ckind)]
+        match = (faces, [game.face_mask[f] for f in faces], opts, opts_call, game.color_bit, game.kind_bit,
+                 not all(rules.plain_match), rules.turn["multi_play"])
+        return ccolor, ckind, match, [None] * len(faces)
+
+    def color_of(self, card):
+        return self.ccolor[card]
+
+    def kind_of(self, card):
+        return self.ckind[card]
+
+    def face_of(self, card):
+        return self.card_faces[self.side][card]
+
+    def card_name(self, card) -> str:
+        if card is None:
+            return "nothing"
+        return self.rules.face_names[self.card_faces[self.side][card]]
+
+    def full_name(self, card) -> str:
+        if len(self.card_faces) == 1:
+            return self.card_name(card)
+        return " / ".join(self.rules.face_names[f[card]] for f in self.card_faces)
+
+    # -- seats ----------------------------------------------------------------------------------
+    def step(self, p, direction=None):
+        d = self.direction if direction is None else direction
+        n = self.n
+        for _ in range(n):
+            p = (p + d) % n
+            if not self.out[p]:
+                return p
+        return p
+
+    def next_of(self, p):
+        return self.step(p)
+
+    def previous_of(self, p):
+        return self.step(p, -self.direction)
+
+    def others_in_order(self, p):
+        out, q = [], p
+        for _ in range(self.n - 1):
+            q = self.step(q)
+            if q == p:
+                break
+            out.append(q)
+        return tuple(out)
+
+    def active_count(self):
+        return self.n - sum(self.out)
+
+    # -- agenda ---------------------------------------------------------------------------------
+    def push(self, fn, *args):
+        self.agenda.append((fn,) + args)
+
+    def push_actions(self, actions, env):
+        ag = self.agenda
+        for a in reversed(actions):
+            ag.append((a, env))
+
+    def run(self):
+        ag = self.agenda
+        try:
+            while self.decision is None and ag and not self.terminal:
+                f = ag.pop()
+                if len(f) == 2:
+                    f[0](self, f[1])              # most frames: a rule action and its env
+                else:
+                    f[0](self, *f[1:])
+        except RuleRuntimeError as e:
+            self.fail(e)
+        if self.decision is None and not ag and not self.terminal:
+            self.fail(RuleRuntimeError("the game stopped with nothing left to do"))
+
+    def fail(self, err: RuleRuntimeError):
+        self.terminal = True
+        self.outcome = "error"
+        self.error = err
+        self.decision = None
+        self.emit("error", message=str(err))
+
+    def ask(self, kind, player, options, resume, env, probs=None):
+        self.decision = Decision(kind, player, options, resume, env, probs)
+
+    def emit(self, type_, **fields):
+        if self.log is not None:
+            ev = {"type": type_, "round": self.round}
+            ev.update(fields)
+            self.log.append(ev)
+
+    # -- the OpenSpiel surface ------------------------------------------------------------------
+    def current_player(self):
+        if self.terminal:
+            return TERMINAL
+        d = self.decision
+        if d.probs is not None:
+            return CHANCE
+        return d.player
+
+    def is_chance_node(self):
+        return not self.terminal and self.decision.probs is not None
+
+    def chance_outcomes(self):
+        d = self.decision
+        return list(zip(d.options, d.probs))
+
+    def apply_action(self, action: Action):
+        if self.terminal:
+            raise IllegalAction("the game is over")
+        d = self.decision
+        if action not in d.options:
+            raise IllegalAction(f"`{self.action_name(action)}` is not one of the legal actions: "
+                                + ", ".join(self.action_name(a) for a in d.options))
+        self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: Action):
+        d = self.decision
+        self.decision = None
+        if d.probs is None:
+            self.counts["decisions"] += 1
+        if self.log is not None:
+            self.history.append(action)
+        try:
+            d.resume(self, d.env, action)
+        except RuleRuntimeError as e:
+            self.fail(e)
+            return
+        if self.agenda or self.decision is None:
+            self.run()
+
+    def is_terminal(self):
+        return self.terminal
+
+    def returns(self):
+        out = [0.0] * self.n
+        if self.winner is not None:
+            for p in range(self.n):
+                out[p] = 1.0 if p == self.winner else -1.0 / (self.n - 1)
+        return out
+
+    def clone(self):
+        return copy.deepcopy(self, {id(self.game): self.game})
+    # -- primitives the rules use ---------------------------------------------------------------
+    def draw_cards(self, p, n, why="draw", emit=True):
+        n = min(int(n), MAX_DRAW)
+        if n <= 0 or p is None:
+            return []
+        got = []
+        hand, pile = self.hands[p], self.draw_pile
+        for _ in range(n):
+            if not pile and not self.reshuffle():
+                self.emit("draw_short", player=p, wanted=n, got=len(got))
+                break
+            c = pile.pop()
+            hand.append(c)
+            got.append(c)
+        if got:
+            self.counts["drawn"] += len(got)
+            if p in self.exposed:
+                self.exposed.remove(p)
+            if emit and self.log is not None:
+                self.emit("draw", player=p, count=len(got), cards=[self.card_name(c) for c in got], why=why)
+        return got
+
+    def shuffle(self, cards):
+        """Shuffle in place with the game's generator: Fisher-Yates drawing one random() per swap
+        (random.shuffle's integer draws cost half again as much; a shuffle begins every game)."""
+        random_ = self.rng.random
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(random_() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+
+    def reshuffle(self):
+        if len(self.discard) <= 1:
+            return False
+        top = self.discard.pop()
+        self.draw_pile[:0] = self.discard
+        self.discard[:] = [top]
+        self.shuffle(self.draw_pile)
+        self.counts["reshuffles"] += 1
+        self.emit("reshuffle", size=len(self.draw_pile))
+        return True
+
+    def set_color(self, c):
+        if c != NO_COLOR and c not in self.rules.side_colors[self.side]:
+            raise RuleRuntimeError(f"`{self.rules.color_names[c]}` is not a color of the side in play "
+                                   f"(`{self.rules.sides[self.side]}`)")
+        self.color = c
+        self.emit("color", color=self.rules.color_names[c] if c != NO_COLOR else None)
+
+    def playable(self, p, card):
+        """May p play `card` now? The kind's own rule (if it has one), then matching: a wild, the
+        current color or the top card's kind. play_options inlines the matching for plain kinds."""
+        k = self.rules.kinds[self.ckind[card]]
+        if not self.rules.plain_match[k.id]:
+            env = {"me": p, "_who": p, "card": card}
+            if k.playable is not None and not k.playable(self, env):
+                return False
+            if k.legal is not None and k.challenge is None and not k.legal(self, env):
+                return False
+        if k.wild:
+            return True
+        if not self.discard:
+            return True
+        return self.ccolor[card] == self.color or self.ckind[card] == self.ckind[self.discard[-1]]
+
+    def play_options(self, p, cards=None):
+        """The play actions of p now: one card per face (the first held), in the order of the
+        faces' last copies in hand, reversed (legal_actions() sorts them for people)."""
+        hand = self.hands[p] if cards is None else cards
+        faces, cmask, opts, opts_call, color_bit, kind_bit, rule_kinds, multi = self._match
+        discard = self.discard
+        if discard:
+            target = MATCH_ANY | MATCH_RULE | color_bit[self.color + 1] | kind_bit[self.ckind[discard[-1]]]
+            legal = {faces[c]: c for c in reversed(hand) if cmask[c] & target}.values()
+        else:
+            legal = {faces[c]: c for c in reversed(hand)}.values()
+        if rule_kinds:
+            legal = [c for c in legal if cmask[c] != MATCH_RULE or self.playable(p, c)]
+        decl = self.game.declaration
+        table = opts_call if decl is not None and len(self.hands[p]) - 1 == decl[1] else opts
+        out = [a for c in legal for a in table[c]]
+        if multi and cards is None:
+            out += self.multi_play_options(p, [a.value for a in out if not a.call])
+        return out
+
+    def multi_play_options(self, p, starts):
+        """Several cards of one kind played together, the first of them playable: every order of
+        up to four cards (the last one's color becomes current)."""
+        from itertools import permutations
+        faces = self.card_faces[self.side]
+        decl = self.game.declaration
+        out, seen = [], set()
+        for c in starts:
+            same = [x for x in self.hands[p] if x != c and self.ckind[x] == self.ckind[c]]
+            for k in range(1, min(3, len(same)) + 1):
+                for rest in permutations(same, k):
+                    key = (faces[c],) + tuple(faces[x] for x in rest)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    cards = (c,) + rest
+                    out.append(Action("play_many", cards, False))
+                    if decl is not None and len(self.hands[p]) - len(cards) == decl[1]:
+                        out.append(Action("play_many", cards, True))
+        out.sort(key=lambda a: (tuple(faces[x] for x in a.value), a.call))
+        return out
+
+    def place(self, p, card, call):
+        """Move a card from p's hand to the discard pile: the common part of every way to play."""
+        ckind = self.ckind
+        kind = ckind[card]
+        game = self.game
+        legal_rule = self.rules.kinds[kind].legal
+        legal = True if legal_rule is None else bool(legal_rule(self, {"me": p, "_who": p, "card": card}))
+        discard = self.discard
+        self.streak = self.streak + 1 if discard and ckind[discard[-1]] == kind else 1
+        self.hands[p].remove(card)
+        discard.append(card)
+        c = self.ccolor[card]
+        if c != NO_COLOR:
+            self.color = c
+        self.first_card = False
+        self.current = p
+        self.counts["plays"] += 1
+        if game.track_kinds and kind in game.track_kinds:
+            self.tracked_players.add(self.seats[p])
+        decl = game.declaration
+        if decl is not None:
+            if p in self.exposed:
+                self.exposed.remove(p)
+            if len(self.hands[p]) == decl[1]:
+                if call:
+                    self.emit("uno", player=p)
+                else:
+                    self.exposed.append(p)
+        return legal
+
+    def fire(self, event, env, card=None):
+        triggers = self.rules.triggers.get(event)
+        if not triggers:
+            return
+        if self.depth >= MAX_TRIGGER_DEPTH:
+            raise RuleRuntimeError(f"rules triggered each other more than {MAX_TRIGGER_DEPTH} deep (on {event})")
+        for t in reversed(triggers):
+            if card is not None:
+                if t.kind is not None and t.kind != self.ckind[card]:
+                    continue
+                if t.color is not None and t.color != self.ccolor[card]:
+                    continue
+            tenv = dict(env)
+            tenv.pop("_color", None)
+            if t.cond is not None and not t.cond(self, tenv):
+                continue
+            self.push(depth_down)
+            self.push_actions(t.actions, tenv)
+            self.push(depth_up)
+
+    # -- rounds and scoring ---------------------------------------------------------------------
+    def points(self, p, card):
+        k = self.rules.kinds[self.ckind[card]]
+        return k.points(self, {"me": p, "_who": p, "card": card})
+
+    def hand_points(self, p):
+        return sum(self.points(p, c) for c in self.hands[p])
+
+    def finish(self, winner, outcome):
+        self.winner = winner
+        self.outcome = outcome
+        self.terminal = True
+        self.decision = None
+        self.agenda.clear()
+        self.emit("game_end", winner=winner, outcome=outcome)
+
+
+
+
+def depth_up(s):
+    s.depth += 1
+
+
+def depth_down(s):
+    s.depth -= 1

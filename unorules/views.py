@@ -1,0 +1,163 @@
+"""What a state shows: to a player (their observation, never another player's hidden cards), to a
+person (action names, why a card may not be played), and to the tests (invariant violations)."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .compiler import NO_COLOR
+
+class CardView(NamedTuple):
+    card: int
+    name: str
+    color: int
+    kind: int
+    wild: bool
+    points: float
+    attacks: bool = False       # its rules make an attack (public knowledge of the rulebook)
+
+
+class Observation(NamedTuple):
+    player: int
+    decision: str | None
+    hand: list
+    top: CardView | None
+    color: int
+    hand_sizes: list
+    scores: list
+    direction: int
+    side: int
+    draw_pile_size: int
+    current: int
+    next: int
+    attacker: int | None
+    colors: list
+    color_names: list
+
+
+_KIND_ORDER = {"play": 0, "play_many": 1, "respond": 0, "jump_in": 0, "draw": 5, "keep": 5}
+
+
+class StateViews:
+    """The State's methods that only read it (mixed into State)."""
+
+    def legal_actions(self):
+        """The legal actions, deterministic and sorted (plays by card face, then the rest)."""
+        if self.terminal:
+            return []
+        if self.decision.kind not in ("turn", "drawn", "respond", "jump_in", "card"):
+            return list(self.decision.options)          # already in the engine's fixed order
+        faces = self.card_faces[self.side]
+
+        def key(a):
+            v = a.value
+            if isinstance(v, tuple):
+                v = (1, tuple(faces[c] for c in v))
+            elif a.kind in ("play", "respond", "jump_in", "card") and v is not None:
+                v = (0, faces[v])
+            else:
+                v = (2, -1 if v is None else v if isinstance(v, int) else str(v))
+            return (_KIND_ORDER.get(a.kind, 9), v, a.call, -1 if a.color is None else a.color)
+        return sorted(self.decision.options, key=key)
+
+    def action_name(self, a) -> str:
+        k, v = a.kind, a.value
+        if k == "play_many":
+            return "play " + " + ".join(self.card_name(c) for c in v) + (
+                " and call " + self.game.declaration[0].upper() if a.call else "")
+        if k in ("play", "respond", "jump_in"):
+            if v is None:
+                return {"respond": "accept", "jump_in": "don't jump in"}.get(k, k)
+            verb = {"play": "play", "respond": "answer with", "jump_in": "jump in with"}[k]
+            color = f" ({self.rules.color_names[a.color]})" if a.color is not None else ""
+            return f"{verb} {self.card_name(v)}{color}" + (" and call " + self.game.declaration[0].upper() if a.call else "")
+        if k == "color":
+            return f"color {self.rules.color_names[v]}"
+        if k == "player":
+            return f"choose seat {v}"
+        if k == "card":
+            return f"give {self.card_name(v)}"
+        if k == "challenge":
+            return "challenge" if v else "don't challenge"
+        if k == "catch":
+            return f"catch seat {v}" if v is not None else "don't catch"
+        if k == "perform":
+            return "succeed" if v else "fail"
+        if k == "chance":
+            return f"outcome {v}"
+        return k
+
+    def invariant_violations(self) -> list[str]:
+        """What is wrong with this state, if anything: the engine's invariants, checked by the
+        tests after every action and by bench/soak.py over many games."""
+        out = []
+        zones = self.draw_pile + self.discard + [c for h in self.hands for c in h]
+        if sorted(zones) != list(range(self.ncards)):
+            out.append("cards are not conserved: some card is in no zone or in two")
+        if self.color != NO_COLOR and self.color not in self.rules.side_colors[self.side]:
+            out.append(f"the current color `{self.rules.color_names[self.color]}` is not of the side in play")
+        if not self.terminal:
+            d = self.decision
+            if d is None:
+                out.append("the game is not over and nobody is asked anything")
+            else:
+                if d.player is not None and not (0 <= d.player < self.n and not self.out[d.player]):
+                    out.append(f"seat {d.player} is asked but is not seated")
+                if not d.options:
+                    out.append("a decision without options")
+        if any(k < 0 for k in self.skips) or any(sc is None for sc in self.scores):
+            out.append("a negative count")
+        return out
+
+    # -- observation (what one player may see) --------------------------------------------------
+    def observe(self, p) -> "Observation":
+        """What player p may see: their own hand, the table, everyone's hand sizes. Never other hands."""
+        d = self.decision
+        attacker = None
+        from .state import Attack
+        if d is not None and isinstance(d.env, Attack):
+            attacker = d.env.attacker
+        top = self.discard[-1] if self.discard else None
+        kinds = self.rules.kinds
+        views = self._views
+        return Observation(
+            player=p, decision=d.kind if d else None,
+            hand=[views[c] or self.card_view(p, c) for c in self.hands[p]],
+            top=None if top is None else CardView(top, self.card_name(top), self.ccolor[top], self.ckind[top],
+                                                  kinds[self.ckind[top]].wild, 0),
+            color=self.color, hand_sizes=[len(h) for h in self.hands], scores=list(self.scores),
+            direction=self.direction, side=self.side, draw_pile_size=len(self.draw_pile),
+            current=self.current, next=self.next_of(p), attacker=attacker,
+            colors=list(self.rules.side_colors[self.side]),
+            color_names=self.rules.color_names)
+
+    def card_view(self, p, c) -> CardView:
+        """Card c as its holder p sees it; kept for the side when its points are the card's alone."""
+        k = self.rules.kinds[self.ckind[c]]
+        view = CardView(c, self.card_name(c), self.ccolor[c], k.id, k.wild, self.points(p, c), k.has_attack)
+        if k.points_of_card:
+            self._views[c] = view
+        return view
+
+    def why_unplayable(self, p, card, how="play") -> str:
+        """Why `card` may not be played by p now, in words (for scripts, the API and people)."""
+        d = self.decision
+        name = self.card_name(card)
+        if d is None:
+            return "the game is over"
+        if d.player != p:
+            return f"it is seat {d.player}'s decision, not seat {p}'s"
+        if d.kind == "drawn":
+            return f"only the card just drawn may be played now, not `{name}`"
+        if d.kind == "respond":
+            return f"`{name}` cannot answer this attack"
+        if d.kind == "jump_in":
+            return f"`{name}` is not identical to the top card"
+        k = self.rules.kinds[self.ckind[card]]
+        env = {"me": p, "_who": p, "card": card}
+        if k.playable is not None and not k.playable(self, env):
+            return f"`{name}` may not be played now (its `playable when` rule is false)"
+        if k.legal is not None and k.challenge is None and not k.legal(self, env):
+            return f"`{name}` may not be played now (its `legal when` rule is false)"
+        top = self.discard[-1] if self.discard else None
+        color = self.rules.color_names[self.color] if self.color != NO_COLOR else "none"
+        return f"`{name}` does not match the top card `{self.card_name(top)}` (color {color})"
