@@ -115,7 +115,7 @@ def new_card_cmd(name, base, output, to_stdout, force):
         return
     if target.exists() and not force:
         raise click.UsageError(f"`{target}` exists; use --force to overwrite it, or -o another file")
-    target.write_text(text, encoding="utf-8")
+    _write_output(target, text, "-o/--output")
     click.echo(f"wrote {target}: check it with `unorules validate {base} --with {target}`")
 
 
@@ -320,31 +320,65 @@ def schema():
 @click.option("--check", is_flag=True, help="Exit 1 if a file is not already formatted; change nothing.")
 @click.option("--write", is_flag=True, help="Rewrite the files in place instead of printing.")
 def fmt(files, check, write):
-    """Print rulebooks in canonical .uno text (or check or rewrite them)."""
-    from .formatter import format_rulebook
+    """Print rulebooks in canonical form, each in its own format (.uno text with its comments kept,
+    YAML or JSON with the keys in canonical order), or check or rewrite them. A file is rewritten
+    only with text that reads back to the same rulebook, atomically, keeping its mode."""
     from .loader import parse_file, resolve_argument
-    from .parser import comments_of
+    from .writer import format_of, reads_back, text_in_format, yaml_comment_lines
     unformatted = []
     for arg in files:
-        path = resolve_argument(arg)
         try:
+            path = resolve_argument(arg)
             parsed = parse_file(path, arg)
         except RulebookError as e:
             _fail_render(e)
         _require_schema(parsed)
-        comments = comments_of(parsed.text) if path.suffix == ".uno" else ()
-        text = format_rulebook(parsed.ir, parsed.spans, comments)
+        kind = format_of(parsed.file)
+        text = text_in_format(parsed.ir, kind, parsed.spans, parsed.text)
+        try:
+            reads_back(text, kind, parsed.ir, parsed.file)
+        except RulebookError as e:
+            _fail_render(e)
+        if kind == "yaml" and text != parsed.text and yaml_comment_lines(parsed.text):
+            line = yaml_comment_lines(parsed.text)[0]
+            from .errors import Diagnostic, Span
+            _fail_render(RulebookError([Diagnostic(
+                "U0005", "this YAML file has comments, which YAML formatting cannot keep: fmt leaves it as it is",
+                parsed.file, Span(line, 1, line, 2), "a comment",
+                "remove the comments first, or keep the rulebook in .uno, whose formatter keeps them")],
+                {parsed.file: parsed.text}))
         if check:
             if text != parsed.text:
                 unformatted.append(arg)
                 click.echo(f"would reformat {arg}", err=True)
         elif write:
             if text != parsed.text:
-                path.write_text(text, encoding="utf-8")
+                _write_output(path, text, "FILE")
                 click.echo(f"reformatted {arg}", err=True)
         else:
             click.echo(text, nl=False)
     sys.exit(1 if unformatted else 0)
+
+
+def _write_output(path, text, param):
+    """Write a file for a command (atomically); a path that cannot be written is a usage error."""
+    from .writer import write_atomic
+    try:
+        write_atomic(path, text)
+    except OSError as e:
+        raise click.BadParameter(f"cannot write `{path}`: {e.strerror or e}", param_hint=param) from None
+
+
+def _writable(path, param):
+    """Fail early, as a usage error, when an output file cannot be created."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise IsADirectoryError(21, "is a folder")
+        with open(p, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        raise click.BadParameter(f"cannot write `{path}`: {e.strerror or e}", param_hint=param) from None
 
 
 def _require_schema(parsed):
@@ -363,25 +397,28 @@ def _require_schema(parsed):
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @PATH_OPTION
 def export(file, fmt, resolved, include, with_, output, search):
-    """Write a rulebook's IR as YAML or JSON (the same data the .uno text denotes)."""
-    import yaml
-    from .loader import load, parse_file, resolve_argument
-    path = resolve_argument(file, tuple(Path(s) for s in search))
+    """Write a rulebook's IR as YAML or JSON (the same data the .uno text denotes). With --resolved
+    the merged rulebook, which loads on its own to the same rules."""
+    from .loader import load, parse_file, resolve_argument, resolved_ir
+    from .writer import json_text, reads_back, yaml_text
     try:
+        path = resolve_argument(file, tuple(Path(s) for s in search))
         if resolved or include or with_:
-            ir = load(path, include=tuple(include), with_=tuple(with_), search=tuple(search)).ir
+            ir = resolved_ir(load(path, include=tuple(include), with_=tuple(with_), search=tuple(search)))
         else:
             parsed = parse_file(path, file)
             _require_schema(parsed)
             ir = parsed.ir
     except RulebookError as e:
         _fail_render(e)
-    if fmt == "json":
-        text = json.dumps(ir, indent=2) + "\n"
-    else:
-        text = yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, width=100)
+    text = json_text(ir) if fmt == "json" else yaml_text(ir)
+    try:
+        from .writer import canonical
+        reads_back(text, fmt, canonical(ir), output or f"<{fmt}>")
+    except RulebookError as e:
+        _fail_render(e)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        _write_output(output, text, "-o/--output")
     else:
         click.echo(text, nl=False)
 
@@ -486,6 +523,8 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
             raise click.BadParameter(f"unknown agent `{a}`; agents: {', '.join(AGENTS)}", param_hint="--agents")
     spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
                    rounds, _parse_options(option_pairs), perform_chance)
+    if events:
+        _writable(events, "--events")
     try:
         make_game(spec)            # load and check once in this process: errors surface here
     except RulebookError as e:

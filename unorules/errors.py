@@ -16,6 +16,7 @@ CODES = {
     "U0002": "the file is not valid UTF-8 text",
     "U0003": "the file is too large, too deeply nested or has too long a line",
     "U0004": "the file's format is unknown (not .uno, .yaml, .yml or .json)",
+    "U0005": "the file cannot be rewritten without losing something",
     "U0101": "syntax error: unexpected text",
     "U0102": "syntax error: the file ends too early",
     "U0103": "YAML or JSON syntax error",

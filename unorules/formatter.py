@@ -3,8 +3,15 @@
 Items come out in a fixed order (header, extends, include, players, colors/sides, options, cards,
 removals, decks, setup, turn, reactions, triggers, declarations, jump-in, scoring), two-space
 indentation, one statement per line, consecutive numbers written as ranges.
+
+Comments are kept where they were: every emitted line remembers the source line it came from, a
+comment on a line of its own goes before the item that followed it in the source (at that item's
+indentation), and a comment after code stays at the end of that code's line. A block that holds a
+comment is never folded onto one line.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 PRECEDENCE = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
               "+": 5, "-": 5, "*": 6, "/": 6, "%": 6, "neg": 7}
@@ -14,8 +21,7 @@ def expr(e, parent: int = 0) -> str:
     k = e["kind"]
     if k == "number":
         v = e["value"]
-        text = repr(v) if isinstance(v, float) else str(v)
-        return text
+        return repr(v) if isinstance(v, float) else str(v)
     if k == "bool":
         return "true" if e["value"] else "false"
     if k == "string":
@@ -76,211 +82,290 @@ WITH_EXPR = {"draw": ("draw", "count"), "draw_until_color": ("draw until color",
              "pass_attack": ("pass attack to", "to")}
 
 
-def action(a, ind: str) -> list[str]:
-    k = a["kind"]
-    subj = expr(a["subject"]) + " " if "subject" in a else ""
-    if k in SIMPLE:
-        return [f"{ind}{subj}{SIMPLE[k]}"]
-    if k in WITH_EXPR:
-        word, key = WITH_EXPR[k]
-        return [f"{ind}{subj}{word} {expr(a[key])}"]
-    if k == "give":
-        noun = "card" if a["count"] == {"kind": "number", "value": 1} else "cards"
-        return [f"{ind}{subj}give {expr(a['count'])} {noun} to {expr(a['to'])}"]
-    if k == "choose_player":
-        where = f" where {expr(a['where'])}" if "where" in a else ""
-        as_ = f" as {a['as']}" if "as" in a else ""
-        return [f"{ind}{subj}choose {'other ' if a['other'] else ''}player{where}{as_}"]
-    if k == "attack":
-        pen = f" penalty {expr(a['penalty'])}" if "penalty" in a else ""
-        return _block(f"{ind}{subj}attack {expr(a['target'])}{pen}", a["actions"], ind)
-    if k == "if":
-        lines = []
-        for i, br in enumerate(a["branches"]):
-            head = f"{ind}{subj}if {expr(br['when'])}" if i == 0 else f"{ind}else if {expr(br['when'])}"
-            lines += _block(head, br["then"], ind)
-        if "otherwise" in a:
-            lines += _block(f"{ind}else", a["otherwise"], ind)
+class Line(NamedTuple):
+    text: str
+    src: int | None           # the source line it came from (None: made up by the formatter)
+
+
+class Comment(NamedTuple):
+    line: int
+    column: int               # 0-based: where the `#` stood
+    gap: int                  # the spaces between the code and a trailing comment
+    text: str
+    trailing: bool            # after code on the same line
+
+
+def comments_of(text: str) -> list[Comment]:
+    """Every comment of a .uno text, as the grammar lexes them: `#` to the end of the line,
+    outside double-quoted text (which never spans lines)."""
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):
+        quoted = False
+        for i, ch in enumerate(line):
+            if ch == '"':
+                quoted = not quoted
+            elif ch == "#" and not quoted:
+                out.append(Comment(n, i, i - len(line[:i].rstrip()), line[i:].rstrip(), bool(line[:i].strip())))
+                break
+    return out
+
+
+class _Format:
+    """One formatting run: the spans of the IR (when it came from text) and its comments."""
+
+    def __init__(self, spans=None, comments=()):
+        self.spans = spans
+        self.comments = list(comments)
+        self.comment_lines = {c.line for c in self.comments}
+
+    # -- source lines of IR nodes ---------------------------------------------------------------
+    def start(self, node, key=None) -> int | None:
+        if self.spans is None:
+            return None
+        span = self.spans.at(node, key) if key is not None else self.spans.at(node)
+        return span.line if span else None
+
+    def end(self, node) -> int | None:
+        if self.spans is None:
+            return None
+        span = self.spans.at(node)
+        return span.end_line if span else None
+
+    def has_comment(self, node) -> bool:
+        """Does the node's source range hold a comment? (Then it is not folded onto one line.)"""
+        if not self.comment_lines or self.spans is None:
+            return False
+        span = self.spans.at(node)
+        return span is not None and span.end_line > span.line and \
+            any(span.line <= n <= span.end_line for n in self.comment_lines)
+
+    # -- actions --------------------------------------------------------------------------------
+    def action(self, a, ind: str) -> list[Line]:
+        k = a["kind"]
+        src = self.start(a)
+        subj = expr(a["subject"]) + " " if "subject" in a else ""
+        if k in SIMPLE:
+            return [Line(f"{ind}{subj}{SIMPLE[k]}", src)]
+        if k in WITH_EXPR:
+            word, key = WITH_EXPR[k]
+            return [Line(f"{ind}{subj}{word} {expr(a[key])}", src)]
+        if k == "give":
+            noun = "card" if a["count"] == {"kind": "number", "value": 1} else "cards"
+            return [Line(f"{ind}{subj}give {expr(a['count'])} {noun} to {expr(a['to'])}", src)]
+        if k == "choose_player":
+            where = f" where {expr(a['where'])}" if "where" in a else ""
+            as_ = f" as {a['as']}" if "as" in a else ""
+            return [Line(f"{ind}{subj}choose {'other ' if a['other'] else ''}player{where}{as_}", src)]
+        if k == "attack":
+            pen = f" penalty {expr(a['penalty'])}" if "penalty" in a else ""
+            return self.block(Line(f"{ind}{subj}attack {expr(a['target'])}{pen}", src), a["actions"], ind)
+        if k == "if":
+            lines = []
+            for i, br in enumerate(a["branches"]):
+                head = f"{ind}{subj}if {expr(br['when'])}" if i == 0 else f"{ind}else if {expr(br['when'])}"
+                lines += self.block(Line(head, self.start(br["when"]) if i else src), br["then"], ind)
+            if "otherwise" in a:
+                lines += self.block(Line(f"{ind}else", self.start(a["otherwise"])), a["otherwise"], ind)
+            return lines
+        if k == "chance":
+            lines = [Line(f"{ind}{subj}chance {a['name']} {{", src)]
+            for o in a["outcomes"]:
+                w = f" weight {expr(o['weight'])}" if "weight" in o else ""
+                lines += self.block(Line(f"{ind}  {o['name']}{w}", self.start(o)), o["actions"], ind + "  ")
+            return lines + [Line(f"{ind}}}", self.end(a))]
+        if k == "perform":
+            ch = f" chance {expr(a['chance'])}" if "chance" in a else ""
+            lines = self.block(Line(f"{ind}{subj}perform {a['name']}{ch}", src), a["actions"], ind)
+            if "otherwise" in a:
+                lines += self.block(Line(f"{ind}else", self.start(a["otherwise"])), a["otherwise"], ind)
+            return lines
+        raise ValueError(f"unknown action kind {k!r}")
+
+    def block(self, head: Line, actions, ind) -> list[Line]:
+        if not actions:
+            return [Line(f"{head.text} {{}}", head.src)]
+        if len(actions) <= 2 and all(a["kind"] in SIMPLE or a["kind"] in WITH_EXPR for a in actions) \
+                and not self.has_comment(actions):
+            inner = "; ".join(self.action(a, "")[0].text for a in actions)
+            if len(head.text) + len(inner) < 90:
+                return [Line(f"{head.text} {{ {inner} }}", head.src)]
+        lines = [Line(f"{head.text} {{", head.src)]
+        for a in actions:
+            lines += self.action(a, ind + "  ")
+        return lines + [Line(f"{ind}}}", self.end(actions))]
+
+    def after_colon(self, head: Line, actions, ind) -> list[Line]:
+        if len(actions) == 1:
+            one = self.action(actions[0], "")
+            if len(one) == 1 and not (self.has_comment(actions) and one[0].src != head.src):
+                return [Line(f"{head.text}: {one[0].text}", head.src)]
+        lines = [Line(f"{head.text}:", head.src)]
+        for a in actions:
+            lines += self.action(a, ind + "  ")
         return lines
-    if k == "chance":
-        lines = [f"{ind}{subj}chance {a['name']} {{"]
-        for o in a["outcomes"]:
-            w = f" weight {expr(o['weight'])}" if "weight" in o else ""
-            lines += _block(f"{ind}  {o['name']}{w}", o["actions"], ind + "  ")
-        return lines + [f"{ind}}}"]
-    if k == "perform":
-        ch = f" chance {expr(a['chance'])}" if "chance" in a else ""
-        lines = _block(f"{ind}{subj}perform {a['name']}{ch}", a["actions"], ind)
-        if "otherwise" in a:
-            lines += _block(f"{ind}else", a["otherwise"], ind)
-        return lines
-    raise ValueError(f"unknown action kind {k!r}")
 
+    # -- items ----------------------------------------------------------------------------------
+    def card(self, c) -> list[Line]:
+        lines = [Line(f"card {faces(c['names'])} {{", self.start(c))]
+        for key, text in (("category", lambda: c["category"]), ("side", lambda: f"side {c['side']}"),
+                          ("points", lambda: f"points {expr(c['points'])}"),
+                          ("playable_when", lambda: f"playable when {expr(c['playable_when'])}"),
+                          ("legal_when", lambda: f"legal when {expr(c['legal_when'])}")):
+            if key in c:
+                lines.append(Line(f"  {text()}", self.start(c, key)))
+        for e in c.get("effects", []):
+            lines += self.after_colon(Line(f"  on {e['event']}", self.start(e)), e["actions"], "  ")
+        if "challenge" in c:
+            lines += self.after_colon(Line("  challenge", self.start(c, "challenge")), c["challenge"], "  ")
+        return lines + [Line("}", self.end(c))]
 
-def _block(head, actions, ind) -> list[str]:
-    if not actions:
-        return [f"{head} {{}}"]
-    if len(actions) <= 2 and all(a["kind"] in SIMPLE or a["kind"] in WITH_EXPR for a in actions):
-        inner = "; ".join(action(a, "")[0] for a in actions)
-        if len(head) + len(inner) < 90:
-            return [f"{head} {{ {inner} }}"]
-    lines = [f"{head} {{"]
-    for a in actions:
-        lines += action(a, ind + "  ")
-    return lines + [f"{ind}}}"]
+    def settings(self, word, node, rows) -> list[Line]:
+        """`setup { ... }`, `turn { ... }`, `scoring { ... }`: rows of (key, lines)."""
+        lines = [Line(f"{word} {{", self.start(node))]
+        for key, text in rows:
+            if key in node:
+                lines += text() if callable(text) else [Line(f"  {text}", self.start(node, key))]
+        return lines + [Line("}", self.end(node))]
 
+    def rulebook(self, ir: dict) -> list[list[Line]]:
+        """The file as paragraphs (lists of lines), in canonical order."""
+        paras: list[list[Line]] = []
+        title = f' "{ir["title"]}"' if "title" in ir else ""
+        paras.append([Line(f"{ir['kind']} {ir['name']}{title}", self.start(ir, "name") or self.start(ir, "kind"))])
+        head: list[Line] = []
+        for key, text in (("extends", lambda: f"extends {ir['extends']}"),
+                          ("for", lambda: f"for {ir['for']}"),
+                          ("include", lambda: "include " + ", ".join(ir["include"])),
+                          ("players", lambda: f"players {ir['players']['min']}..{ir['players']['max']}"),
+                          ("colors", lambda: "colors " + " ".join(ir["colors"]))):
+            if ir.get(key):
+                src = self.start(ir["include"]) if key == "include" else self.start(ir, key)
+                head.append(Line(text(), src))
+        for s in ir.get("sides", []):
+            head.append(Line(f"side {s['name']} colors " + " ".join(s["colors"]), self.start(s)))
+        if ir.get("pair_sides"):
+            head.append(Line("pair sides shuffled", self.start(ir, "pair_sides")))
+        for o in ir.get("options", []):
+            h = f' "{o["help"]}"' if "help" in o else ""
+            head.append(Line(f"option {o['name']} = {expr(o['value'])}{h}", self.start(o)))
+        if head:
+            paras.append(head)
+        for c in ir.get("cards", []):
+            paras.append(self.card(c))
+        for r in ir.get("remove_cards", []):
+            paras.append([Line(f"remove card {faces(r['names'])}", self.start(r))])
+        for d in ir.get("deck", []):
+            side = f" side {d['side']}" if "side" in d else ""
+            lines = [Line(f"deck{side} {{", self.start(d))]
+            for e in d["entries"]:
+                if e["kind"] == "per_color":
+                    lines.append(Line("  per color: " + ", ".join(_copies(c) for c in e["copies"]), self.start(e)))
+                else:
+                    lines.append(Line("  " + _copies(e), self.start(e)))
+            paras.append(lines + [Line("}", self.end(d))])
+        if "setup" in ir:
+            s = ir["setup"]
+            paras.append(self.settings("setup", s, [
+                ("hand", f"hand {expr(s['hand'])}" if "hand" in s else ""),
+                ("cut", lambda: self.after_colon(Line(f"  cut chance {expr(s['cut']['chance'])}", self.start(s["cut"])),
+                                                 s["cut"]["actions"], "  "))]))
+        if "turn" in ir:
+            t = ir["turn"]
+            drawn = ""
+            if isinstance(t.get("drawn_card"), dict):
+                drawn = f"drawn card must play when {expr(t['drawn_card']['must_play_when'])}"
+            elif "drawn_card" in t:
+                drawn = "drawn card " + {"may_play": "may play", "must_play": "must play", "is_kept": "is kept"}[t["drawn_card"]]
+            paras.append(self.settings("turn", t, [
+                ("draw_until_playable", "draw until playable"), ("draw_only_when_stuck", "draw only when stuck"),
+                ("drawn_card", drawn), ("multi_play", "play same face together"),
+                ("turn_cap", f"cap {t.get('turn_cap')} turns")]))
+        for r in ir.get("reactions", []):
+            cond = f" if {expr(r['if'])}" if "if" in r else ""
+            head_ = f"react to {', '.join(r['to'])} with {', '.join(r['with'])}{cond}"
+            paras.append(self.after_colon(Line(head_, self.start(r)), r["actions"], ""))
+        for t in ir.get("triggers", []):
+            of = ""
+            if "of" in t:
+                of = " of " + (f"{t['of']['color']} " if "color" in t["of"] else "") + t["of"]["face"]
+            cond = f" if {expr(t['if'])}" if "if" in t else ""
+            paras.append(self.after_colon(Line(f"on {t['event']}{of}{cond}", self.start(t)), t["actions"], ""))
+        for d in ir.get("declarations", []):
+            noun = "card" if d["at"] == 1 else "cards"
+            paras.append(self.after_colon(Line(f"declare {d['name']} at {d['at']} {noun}", self.start(d)),
+                                          d["actions"], ""))
+        if "jump_in" in ir:
+            when = f" when {expr(ir['jump_in']['when'])}" if "when" in ir["jump_in"] else ""
+            paras.append([Line(f"jump in{when}", self.start(ir, "jump_in"))])
+        if "scoring" in ir:
+            s = ir["scoring"]
+            method = {"winner_scores_others": "winner scores others",
+                      "each_scores_own_hand": "each scores own hand"}.get(s.get("method"), "")
+            rows = [("method", method)]
+            rows += [(key, f"{word} {expr(s[key])}" if key in s else "")
+                     for key, word in (("target", "target"), ("eliminate_above", "eliminate above"), ("rounds", "rounds"))]
+            rows += [("to_the_last", "play to the last"), ("single_round", "single round")]
+            paras.append(self.settings("scoring", s, [(k, v) for k, v in rows if k in s and s[k] is not False]))
+        return paras
 
-def _actions_after_colon(head, actions, ind) -> list[str]:
-    if len(actions) == 1:
-        one = action(actions[0], "")
-        if len(one) == 1:
-            return [f"{head}: {one[0]}"]
-    lines = [f"{head}:"]
-    for a in actions:
-        lines += action(a, ind + "  ")
-    return lines
+    # -- comments -------------------------------------------------------------------------------
+    def place_comments(self, lines: list[Line]) -> list[str]:
+        """The lines with the source's comments put back: trailing ones after the last line that
+        came from their source line, the others before the first line that came from a later one."""
+        texts = [ln.text for ln in lines]
+        before: dict[int, list[str]] = {}
+        after: dict[int, list[str]] = {}
+        at_end: list[str] = []
+        for c in self.comments:
+            if c.trailing:
+                same = [i for i, ln in enumerate(lines) if ln.src == c.line]
+                if not same:
+                    same = [i for i, ln in enumerate(lines) if ln.src is not None and ln.src <= c.line][-1:]
+                if same:
+                    after.setdefault(same[-1], []).append(c)
+                    continue
+            later = [(ln.src, i) for i, ln in enumerate(lines) if ln.src is not None and ln.src > c.line]
+            if later:
+                before.setdefault(min(later)[1], []).append(c)
+            else:
+                at_end.append(c)
+        out = []
+        for i, text in enumerate(texts):
+            for c in before.get(i, []):
+                # its own indentation, kept between the next line's and the previous line's: a
+                # comment that closes a block stays in it
+                nxt = len(text) - len(text.lstrip()) if text.strip() else 0
+                prev = next((len(t) - len(t.lstrip()) for t in reversed(out) if t.strip()), 0)
+                ind = min(max(c.column, nxt), max(prev, nxt))
+                out.append(" " * ind + c.text)
+            for c in after.get(i, []):        # as far from the code as it was
+                text += " " * max(1, c.gap) + c.text
+            out.append(text)
+        if at_end:
+            out += [""] + [c.text for c in at_end]
+        return out
 
 
 def _copies(c) -> str:
     return f"{c['count']} × {faces(c['faces'])}"
 
 
-class _Out(list):
-    """Output lines; comments from the source are placed before the item that followed them."""
-
-    def __init__(self, spans=None, comments=()):
-        super().__init__()
-        self.spans = spans
-        self.comments = sorted(comments)
-
-    def item(self, node, key, lines, blank=True):
-        line = None
-        if self.spans is not None:
-            span = self.spans.at(node, key) if key is not None else self.spans.at(node)
-            line = span.end_line if span else None
-        if blank:
-            self.append("")
-        if line is not None:
-            while self.comments and self.comments[0][0] <= line:
-                self.append(self.comments.pop(0)[1])
-        self.extend(lines)
-
-    def rest(self):
-        if self.comments:
-            self.append("")
-            self.extend(c for _, c in self.comments)
-
-
 def format_rulebook(ir: dict, spans=None, comments=()) -> str:
-    """Canonical text of a file's IR; with `spans` and `comments` (from the source), keep comments."""
-    out = _Out(spans, comments)
-    title = f' "{ir["title"]}"' if "title" in ir else ""
-    out.item(ir, "name", [f"{ir['kind']} {ir['name']}{title}"], blank=False)
-    first = True
-    for key, text in (("extends", lambda: f"extends {ir['extends']}"),
-                      ("for", lambda: f"for {ir['for']}"),
-                      ("include", lambda: "include " + ", ".join(ir["include"])),
-                      ("players", lambda: f"players {ir['players']['min']}..{ir['players']['max']}"),
-                      ("colors", lambda: "colors " + " ".join(ir["colors"]))):
-        if ir.get(key):
-            out.item(ir.get(key) if key == "include" else ir, None if key == "include" else key, [text()], blank=first)
-            first = False
-    for s in ir.get("sides", []):
-        out.item(s, None, [f"side {s['name']} colors " + " ".join(s["colors"])], blank=first)
-        first = False
-    if ir.get("pair_sides"):
-        out.item(ir, "pair_sides", ["pair sides shuffled"], blank=first)
-        first = False
-    for o in ir.get("options", []):
-        h = f' "{o["help"]}"' if "help" in o else ""
-        out.item(o, None, [f"option {o['name']} = {expr(o['value'])}{h}"], blank=first)
-        first = False
-    for c in ir.get("cards", []):
-        out.item(c, None, card(c))
-    for r in ir.get("remove_cards", []):
-        out.item(r, None, [f"remove card {faces(r['names'])}"])
-    for d in ir.get("deck", []):
-        side = f" side {d['side']}" if "side" in d else ""
-        lines = [f"deck{side} {{"]
-        for e in d["entries"]:
-            if e["kind"] == "per_color":
-                lines.append("  per color: " + ", ".join(_copies(c) for c in e["copies"]))
-            else:
-                lines.append("  " + _copies(e))
-        out.item(d, None, lines + ["}"])
-    if "setup" in ir:
-        lines = ["setup {"]
-        s = ir["setup"]
-        if "hand" in s:
-            lines.append(f"  hand {expr(s['hand'])}")
-        if "cut" in s:
-            lines += _actions_after_colon(f"  cut chance {expr(s['cut']['chance'])}", s["cut"]["actions"], "  ")
-        out.item(ir, "setup", lines + ["}"])
-    if "turn" in ir:
-        t = ir["turn"]
-        lines = ["turn {"]
-        if t.get("draw_until_playable"):
-            lines.append("  draw until playable")
-        if t.get("draw_only_when_stuck"):
-            lines.append("  draw only when stuck")
-        if isinstance(t.get("drawn_card"), dict):
-            lines.append(f"  drawn card must play when {expr(t['drawn_card']['must_play_when'])}")
-        elif "drawn_card" in t:
-            lines.append("  drawn card " + {"may_play": "may play", "must_play": "must play",
-                                              "is_kept": "is kept"}[t["drawn_card"]])
-        if t.get("multi_play"):
-            lines.append("  play same face together")
-        if "turn_cap" in t:
-            lines.append(f"  cap {t['turn_cap']} turns")
-        out.item(ir, "turn", lines + ["}"])
-    for r in ir.get("reactions", []):
-        cond = f" if {expr(r['if'])}" if "if" in r else ""
-        head = f"react to {', '.join(r['to'])} with {', '.join(r['with'])}{cond}"
-        out.item(r, None, _actions_after_colon(head, r["actions"], ""))
-    for t in ir.get("triggers", []):
-        of = ""
-        if "of" in t:
-            of = " of " + (f"{t['of']['color']} " if "color" in t["of"] else "") + t["of"]["face"]
-        cond = f" if {expr(t['if'])}" if "if" in t else ""
-        out.item(t, None, _actions_after_colon(f"on {t['event']}{of}{cond}", t["actions"], ""))
-    for d in ir.get("declarations", []):
-        out.item(d, None, _actions_after_colon(f"declare {d['name']} at {d['at']} {'card' if d['at'] == 1 else 'cards'}",
-                                               d["actions"], ""))
-    if "jump_in" in ir:
-        when = f" when {expr(ir['jump_in']['when'])}" if "when" in ir["jump_in"] else ""
-        out.item(ir, "jump_in", [f"jump in{when}"])
-    if "scoring" in ir:
-        s = ir["scoring"]
-        lines = ["scoring {"]
-        if "method" in s:
-            lines.append("  " + {"winner_scores_others": "winner scores others",
-                                 "each_scores_own_hand": "each scores own hand"}[s["method"]])
-        for key, word in (("target", "target"), ("eliminate_above", "eliminate above"), ("rounds", "rounds")):
-            if key in s:
-                lines.append(f"  {word} {expr(s[key])}")
-        if s.get("to_the_last"):
-            lines.append("  play to the last")
-        if s.get("single_round"):
-            lines.append("  single round")
-        out.item(ir, "scoring", lines + ["}"])
-    out.rest()
-    return "\n".join(out) + "\n"
+    """Canonical text of a file's IR; with `spans` and `comments` (from the source), keep comments
+    where they were."""
+    f = _Format(spans, comments)
+    lines: list[Line] = []
+    for i, para in enumerate(f.rulebook(ir)):
+        if i:
+            lines.append(Line("", None))
+        lines += para
+    return "\n".join(f.place_comments(lines)) + "\n"
+
+
+# the lines of one action or card without a source (explain, authoring and tests use them)
+def action(a, ind: str) -> list[str]:
+    return [ln.text for ln in _Format().action(a, ind)]
 
 
 def card(c) -> list[str]:
-    lines = [f"card {faces(c['names'])} {{"]
-    if "category" in c:
-        lines.append(f"  {c['category']}")
-    if "side" in c:
-        lines.append(f"  side {c['side']}")
-    if "points" in c:
-        lines.append(f"  points {expr(c['points'])}")
-    if "playable_when" in c:
-        lines.append(f"  playable when {expr(c['playable_when'])}")
-    if "legal_when" in c:
-        lines.append(f"  legal when {expr(c['legal_when'])}")
-    for e in c.get("effects", []):
-        lines += _actions_after_colon(f"  on {e['event']}", e["actions"], "  ")
-    if "challenge" in c:
-        lines += _actions_after_colon("  challenge", c["challenge"], "  ")
-    return lines + ["}"]
+    return [ln.text for ln in _Format().card(c)]

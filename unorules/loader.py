@@ -457,6 +457,14 @@ def _without(deck: dict, name: str) -> dict:
     return dict(deck, entries=entries)
 
 
+def resolved_ir(rulebook: "Rulebook") -> dict:
+    """The merged rulebook as the IR of one file: with `extends`, `for` and `include` already
+    applied (and so left out), it loads on its own to the same rules (`export --resolved`)."""
+    ir = {k: v for k, v in rulebook.ir.items() if k not in ("include", "extends", "for")}
+    ir["kind"] = "rulebook"
+    return ir
+
+
 # ---------------------------------------------------------------------------------------------
 
 def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str | Path, ...] = (),

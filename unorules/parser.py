@@ -60,9 +60,6 @@ def grammar_text() -> str:
     return grammar_file().read_text("utf-8")
 
 
-_comments: list[Token] = []
-
-
 class _WholeWords:
     """A pass-through post-lexer whose one job is `always_accept`: with NAME in every state of the
     contextual lexer, a word is always read whole (`draw_too` is one name, never `draw` + `_too`)
@@ -100,17 +97,8 @@ def lark_parser() -> Lark:
     # cached LALR tables: start-up drops from about 0.3 s to a few milliseconds
     text = grammar_text()
     return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                postlex=_WholeWords(), lexer_callbacks={"COMMENT": _comments.append},
+                postlex=_WholeWords(),
                 cache=_cache_file(text) or False)
-
-
-def comments_of(text: str) -> list[tuple[int, str]]:
-    """(line, text) of every comment in a .uno text that parses (for the formatter)."""
-    _comments.clear()
-    lark_parser().parse(text)
-    found = [(t.line, str(t).rstrip()) for t in _comments]
-    _comments.clear()
-    return found
 
 
 def _span_meta(meta) -> Span | None:
