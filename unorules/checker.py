@@ -34,6 +34,77 @@ def literal_value(expr):
     return None
 
 
+class _Unknown(Exception):
+    pass
+
+
+def constant(expr, options: dict | None = None):
+    """The value of a number expression known before the game (literals, options' declared values
+    and arithmetic on them), or None. Raises ZeroDivisionError for a division by a known zero."""
+    try:
+        return _const(expr, options or {})
+    except _Unknown:
+        return None
+
+
+def _const(e, options):
+    if not isinstance(e, dict):
+        raise _Unknown
+    k = e.get("kind")
+    if k == "number":
+        return e["value"]
+    if k == "name" and e["name"] in options and not isinstance(options[e["name"]], (bool, str)):
+        return options[e["name"]]
+    if k == "neg":
+        return -_const(e["of"], options)
+    if k == "binary" and e["op"] in ("+", "-", "*", "/", "%"):
+        a, b = _const(e["left"], options), _const(e["right"], options)
+        if e["op"] in ("/", "%") and b == 0:
+            raise ZeroDivisionError
+        if e["op"] == "/":
+            return a // b if isinstance(a, int) and isinstance(b, int) else a / b
+        return {"+": a + b, "-": a - b, "*": a * b, "%": a % b if e["op"] == "%" else 0}[e["op"]]
+    raise _Unknown
+
+
+def probability_options(ir: dict) -> set[str]:
+    """The options that stand for a chance (`perform ... chance OPTION`, `cut chance OPTION`): their
+    values must lie in 0..1."""
+    out = set()
+    cut = ir.get("setup", {}).get("cut")
+    chances = [cut["chance"]] if cut else []
+    for a in all_actions(ir):
+        if a["kind"] == "perform" and "chance" in a:
+            chances.append(a["chance"])
+    names = {o["name"] for o in ir.get("options", [])}
+    return {c["name"] for c in chances if c.get("kind") == "name" and c["name"] in names}
+
+
+def all_actions(ir: dict):
+    """Every action of a rulebook, nested ones included."""
+    lists = []
+    for card in ir.get("cards", []):
+        lists += [e["actions"] for e in card.get("effects", [])]
+        if "challenge" in card:
+            lists.append(card["challenge"])
+    lists += [x["actions"] for key in ("reactions", "triggers", "declarations") for x in ir.get(key, [])]
+    if ir.get("setup", {}).get("cut"):
+        lists.append(ir["setup"]["cut"]["actions"])
+    for lst in lists:
+        yield from _walk(lst)
+
+
+def option_problem(name: str, value, declared, probability: bool) -> str | None:
+    """Why `value` cannot be option `name`'s value (its declared value fixes the type), or None."""
+    def type_of(v):
+        return "true or false" if isinstance(v, bool) else "a number" if isinstance(v, (int, float)) else "text"
+    if type_of(value) != type_of(declared):
+        return f"option `{name}` takes {type_of(declared)} (its declared value is {declared!r}), not {value!r}"
+    if probability and not 0 <= value <= 1:
+        return f"option `{name}` is a chance: it must lie between 0 and 1, not {value!r}"
+    return None
+
+
 class Checker:
     def __init__(self, rulebook):
         self.rb = rulebook
@@ -42,6 +113,7 @@ class Checker:
         self.colors: set[str] = set()
         self.cards: dict[str, dict] = {}
         self.options: dict[str, str] = {}
+        self.option_values: dict[str, object] = {}
 
     def error(self, code, message, node, key=None, label="", help=None):
         file, span = self.rb.where(node, key)
@@ -63,8 +135,18 @@ class Checker:
         side_names = [s["name"] for s in sides_of(ir)]
         if len(set(side_names)) != len(side_names):
             self.error("U0202", "two sides have the same name", ir, "sides")
+        probabilities = probability_options(ir)
         for opt in ir.get("options", []):
             self.options[opt["name"]] = {"number": "number", "bool": "bool", "string": "text"}[opt["value"]["kind"]]
+            self.option_values[opt["name"]] = opt["value"]["value"]
+            if opt["name"] in probabilities:
+                problem = option_problem(opt["name"], opt["value"]["value"], opt["value"]["value"], True)
+                if problem:
+                    self.error("U0303", problem, opt, "value", "not a chance", "write a value from 0 to 1")
+        if ir.get("scoring", {}).get("to_the_last"):
+            self.error("U0404", "`play to the last` is not supported yet: the round ends when the first player "
+                       "goes out", ir["scoring"], "to_the_last", "not supported",
+                       "remove it; rounds that go on after the first player is out are planned")
         for card in ir.get("cards", []):
             self.cards[card["names"][0]] = card
             name = card["names"][0]
@@ -94,6 +176,7 @@ class Checker:
         cut = ir.get("setup", {}).get("cut")
         if cut:
             self.expect(cut["chance"], "number", self.scope())
+            self.chance_value(cut["chance"])
             self.actions(cut["actions"], self.scope(), "cut")
         drawn = ir.get("turn", {}).get("drawn_card")
         if isinstance(drawn, dict):
@@ -244,6 +327,15 @@ class Checker:
             subj = a["subject"]
             if subj["kind"] not in ("each_other", "each_player"):
                 self.expect(subj, "player", scope)
+            elif "as" in subj:
+                # the loop's name holds inside this action only (its blocks included)
+                self.new_name(subj["as"], subj, "as", scope, "the loop's player")
+                scope = {**scope, subj["as"]: "player"}
+                if "where" in subj:
+                    self.expect(subj["where"], "bool", scope)
+            if k == "attack":
+                self.error("U0403", "an attack is made by the card's player: it takes no subject", subj, None,
+                           "a subject on `attack`", "name the attacked player after `attack`: `attack next ...`")
         if k in ATTACK_ACTIONS and context not in ("reaction", "challenge"):
             self.error("U0403", f"`{k.replace('_', ' ')}` only means something in a reaction or a challenge",
                        a, None, "no attack is pending here", "use it inside `react to ...` or `challenge:`")
@@ -253,20 +345,22 @@ class Checker:
                          ("color", "color"), ("with", "player"), ("to", "player"), ("target", "player")):
             if key in a and isinstance(a[key], dict):
                 self.expect(a[key], typ, scope)
+        if k in ("draw", "give") and isinstance(a.get("count"), dict):
+            self.count_value(a["count"], "draw" if k == "draw" else "give")
         if k == "choose_player":
             if "where" in a:
                 self.expect(a["where"], "bool", {**scope, "candidate": "player"})
             name = a.get("as", "chosen")
-            if name != "chosen" and (name in GLOBAL_NAMES or name in SCOPED_NAMES or name in self.colors
-                                     or name in self.cards or name in self.options):
-                self.error("U0202", f"`{name}` already has a meaning", a, "as", "taken",
-                           "choose another name for the chosen player")
+            if name != "chosen":
+                self.new_name(name, a, "as", scope, "the chosen player")
             scope[name] = "player"
         elif k == "reveal":
             scope["revealed"] = "card"
         elif k == "attack":
             inner = {**scope, "target": "player", "attacker": "player", "penalty": "number"}
             self.actions(a["actions"], inner, "attack")
+        elif k == "group":
+            self.actions(a["actions"], scope, context)
         elif k == "if":
             for br in a["branches"]:
                 self.expect(br["when"], "bool", scope)
@@ -281,13 +375,48 @@ class Checker:
                 names.add(o["name"])
                 if "weight" in o:
                     self.expect(o["weight"], "number", scope)
+                    try:
+                        w = constant(o["weight"], self.option_values)
+                    except ZeroDivisionError:
+                        w = None
+                    if w is not None and w < 0:
+                        self.error("U0303", f"a weight must not be negative, not {w}", o["weight"], None,
+                                   "negative weight", "write 0 for an outcome that never happens")
                 self.actions(o["actions"], scope, context)
         elif k == "perform":
             if "chance" in a:
                 self.expect(a["chance"], "number", scope)
+                self.chance_value(a["chance"])
             self.actions(a["actions"], scope, context)
             if a.get("otherwise"):
                 self.actions(a["otherwise"], scope, context)
+
+    def count_value(self, e, verb):
+        try:
+            n = constant(e, self.option_values)
+        except ZeroDivisionError:
+            return                         # the division itself is reported
+        if n is not None and n < 0:
+            self.error("U0303", f"a player cannot {verb} {n} cards", e, None, "a negative count",
+                       "write a count of 0 or more")
+
+    def chance_value(self, e):
+        if e.get("kind") == "name" and e["name"] in self.options:
+            return                         # an option's value is checked where it is declared
+        try:
+            p = constant(e, self.option_values)
+        except ZeroDivisionError:
+            return
+        if p is not None and not 0 <= p <= 1:
+            self.error("U0303", f"a chance must lie between 0 and 1, not {p}", e, None, "not a chance",
+                       "write a value from 0 to 1 (0.25 is one time in four)")
+
+    def new_name(self, name, node, key, scope, what):
+        """A name the rule gives (`as NAME`) must not hide one that already has a meaning."""
+        if name in GLOBAL_NAMES or name in SCOPED_NAMES or name in self.colors or name in self.cards \
+                or name in self.options or name in scope:
+            self.error("U0202", f"`{name}` already has a meaning", node, key, "taken",
+                       f"choose another name for {what}")
 
     def no_member(self, e, of, what):
         names = _members(of)
@@ -383,6 +512,14 @@ class Checker:
                 return "bool"
             self.expect(e["left"], "number", scope)
             self.expect(e["right"], "number", scope)
+            if op in ("/", "%"):
+                try:
+                    divisor = constant(e["right"], self.option_values)
+                except ZeroDivisionError:
+                    divisor = None          # reported where that inner division is checked
+                if divisor == 0:
+                    self.error("U0303", "this divides by zero", e["right"], None, "the divisor is 0",
+                               "divide by a number other than 0")
             return "bool" if op in ("<", "<=", ">", ">=") else "number"
         return None
 

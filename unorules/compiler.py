@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, sides_of
+from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, option_problem, probability_options, sides_of
 from .errors import RuleRuntimeError
 from .vocab import ATTRIBUTES, GLOBAL_NAMES, METHODS, SCOPED_NAMES
 
@@ -87,10 +87,14 @@ class Compiler:
         self.rb = rulebook
         self.ir = rulebook.ir
         self.option_values = {o["name"]: o["value"]["value"] for o in self.ir.get("options", [])}
+        chances = probability_options(self.ir)
         for k, v in (options or {}).items():
             if k not in self.option_values:
                 raise RuleRuntimeError(f"the rulebook has no option `{k}`" +
                                        (f" (its options: {', '.join(self.option_values)})" if self.option_values else ""))
+            problem = option_problem(k, v, self.option_values[k], k in chances)
+            if problem:
+                raise RuleRuntimeError(problem)
             self.option_values[k] = v
 
     def where(self, node) -> str:
@@ -286,36 +290,40 @@ class Compiler:
         k = a["kind"]
         where = self.where(a)
         subj = a.get("subject")
+        loop_name = subj.get("as") if subj else None
         if subj is None:
             who = _default_subject
-        elif subj["kind"] == "each_other":
-            who = _each_other
-        elif subj["kind"] == "each_player":
-            who = _each_player
+        elif subj["kind"] in ("each_other", "each_player"):
+            who = _each_other if subj["kind"] == "each_other" else _each_player
+            if "where" in subj:
+                who = _players_where(who, loop_name, self.expr(subj["where"]))
         else:
             one = self.expr(subj)
             who = lambda s, env: (one(s, env),)     # noqa: E731
+        # a block with a subject runs once per subject, for that subject (its default performer),
+        # and a loop's name is bound to the player of each round of the loop
+        per_subject = subj is not None and (loop_name is not None or k in BLOCK_KINDS)
         ex = {key: self.expr(a[key]) for key in ("count", "color", "with", "to", "amount", "target", "penalty", "where")
               if isinstance(a.get(key), dict)}
         impl = getattr(E, "act_" + k)
+        kw = {}
         if k == "attack":
-            body = self.actions(a["actions"])
-            return E.bind(impl, who, where, ex, body=body)
-        if k == "if":
-            branches = tuple((self.expr(b["when"]), self.actions(b["then"])) for b in a["branches"])
-            return E.bind(impl, who, where, ex, branches=branches,
-                          otherwise=self.actions(a.get("otherwise", [])))
-        if k == "chance":
-            outcomes = tuple((o["name"], self.expr(o["weight"]) if "weight" in o else (lambda s, env: 1),
-                              self.actions(o["actions"])) for o in a["outcomes"])
-            return E.bind(impl, who, where, ex, name=a["name"], outcomes=outcomes)
-        if k == "perform":
-            chance = self.expr(a["chance"]) if "chance" in a else (lambda s, env: 0.5)
-            return E.bind(impl, who, where, ex, name=a["name"], chance=chance,
-                          success=self.actions(a["actions"]), failure=self.actions(a.get("otherwise", [])))
-        if k == "choose_player":
-            return E.bind(impl, who, where, ex, other=a["other"], name=a.get("as", "chosen"))
-        return E.bind(impl, who, where, ex)
+            kw = dict(body=self.actions(a["actions"]))
+        elif k == "if":
+            kw = dict(branches=tuple((self.expr(b["when"]), self.actions(b["then"])) for b in a["branches"]),
+                      otherwise=self.actions(a.get("otherwise", [])))
+        elif k == "chance":
+            kw = dict(name=a["name"], outcomes=tuple(
+                (o["name"], self.expr(o["weight"]) if "weight" in o else (lambda s, env: 1), self.actions(o["actions"]))
+                for o in a["outcomes"]))
+        elif k == "perform":
+            kw = dict(name=a["name"], chance=self.expr(a["chance"]) if "chance" in a else (lambda s, env: 0.5),
+                      success=self.actions(a["actions"]), failure=self.actions(a.get("otherwise", [])))
+        elif k == "choose_player":
+            kw = dict(other=a["other"], name=a.get("as", "chosen"))
+        elif k == "group":
+            kw = dict(body=self.actions(a["actions"]))
+        return E.bind(impl, who, where, ex, per_subject=per_subject, loop_name=loop_name, **kw)
 
 
 def _starts_with_own_color_choice(card: dict) -> bool:
@@ -344,6 +352,23 @@ def _each_other(s, env):
 
 def _each_player(s, env):
     return (env["me"],) + s.others_in_order(env["me"])
+
+
+def _players_where(players, name, cond):
+    """The players of a loop for whom `cond` holds, with `name` bound to each in turn (judged
+    once, when the action starts)."""
+    def who(s, env):
+        out = []
+        for q in players(s, env):
+            e = dict(env)
+            e[name] = q
+            if cond(s, e):
+                out.append(q)
+        return tuple(out)
+    return who
+
+
+BLOCK_KINDS = frozenset({"if", "chance", "perform", "group"})     # actions that hold actions of their own
 
 
 def _walk(actions):
@@ -378,6 +403,8 @@ ATTRIBUTE_IMPL = {
     "hand": _attr(lambda s, p: s.hands[p]),
     "score": _attr(lambda s, p: s.scores[p]),
     "seat": _attr(lambda s, p: p),
+    "next": _attr(lambda s, p: s.next_of(p)),
+    "previous": _attr(lambda s, p: s.previous_of(p)),
     "size": _attr(lambda s, h: len(h)),
     "color": _attr(lambda s, c: s.color_of(c)),
     "kind": _attr(lambda s, c: s.kind_of(c)),

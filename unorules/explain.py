@@ -20,6 +20,7 @@ NAMES = {
     "challenger": "the challenger", "chosen": "the chosen player", "revealed": "the revealed card",
     "candidate": "that player",
 }
+ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
 COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
            ">=": "is at least"}
 
@@ -44,10 +45,13 @@ class Words:
                 v = self.options[n]
                 return n.replace("_", " ") + ("" if isinstance(v, bool) else f" ({v})")
             return NAMES.get(n, n if n.isdigit() else n.replace("_", " ") if n not in self.card_names() else f"`{n}`")
-        if k == "each_other":
-            return "every other player"
-        if k == "each_player":
-            return "every player"
+        if k in ("each_other", "each_player"):
+            text = "every other player" if k == "each_other" else "every player"
+            if "as" in e:
+                text += f" {e['as']}"
+            if "where" in e:
+                text += f" for whom {self.expr(e['where'])}"
+            return text
         if k == "attr":
             of = self.expr(e["of"])
             name = e["name"]
@@ -57,6 +61,8 @@ class Words:
                 return "your score" if of == "you" else f"{of}'s score"
             if name == "seat":
                 return f"the seat of {of}"
+            if name in ("next", "previous"):
+                return f"the player {'after' if name == 'next' else 'before'} {of}"
             if name == "size":
                 return f"the number of cards in {of}"
             if name == "color":
@@ -106,7 +112,7 @@ class Words:
                 return f"{left} {COMPARE[op]} {right}"
             if op in ("and", "or"):
                 return f"{left} {op} {right}"
-            return f"{left} {op} {right}"
+            return f"{left} {ARITHMETIC[op]} {right}"
         return "?"
 
     def card_names(self):
@@ -132,11 +138,17 @@ class Words:
         v = literal_value(e)
         if isinstance(v, (int, float)):
             return f"{v} {noun}{'' if v == 1 else 's'}"
-        return f"{self.expr(e)} {noun}s"
+        return f"as many {noun}s as {self.expr(e)}"
 
     def action(self, a, S="you") -> str:
         k = a["kind"]
         s = self.subject(a, S)
+        if k == "group":
+            return (f"for {s}: " if "subject" in a else "") + (self.actions(a["actions"], "they" if "subject" in a else S)
+                                                              or "nothing happens")
+        if "subject" in a and k in ("if", "chance"):       # a block runs once for each of its subjects
+            inner = {key: v for key, v in a.items() if key != "subject"}
+            return f"for {s}: {self.action(inner, 'they')}"
         v = lambda base, third: f"{s} {self.verb(s, base, third)}"   # noqa: E731
         their = "your" if s == "you" else "their"
         if k == "draw":
@@ -401,7 +413,9 @@ def explain(rulebook, card: str | None = None) -> str:
                     "turn_start": "At the start of every turn", "round_start": "At the start of every round",
                     "round_end": "At the end of every round"}.get(t["event"], f"On {t['event']}")
             cond = f" and {w.expr(t['if'])}" if "if" in t else ""
-            lines.append(f"- {when}{cond}: {w.actions(t['actions'], 'its player' if t['event'] in events else 'you')}.")
+            performer = {"round_start": "the dealer", "round_end": "the round's winner",
+                         "turn_start": "the player whose turn it is"}.get(t["event"], "its player")
+            lines.append(f"- {when}{cond}: {w.actions(t['actions'], performer)}.")
         if "jump_in" in ir:
             cond = w.expr(ir["jump_in"]["when"]) if "when" in ir["jump_in"] else "the card is identical to the top card"
             lines.append(f"- Jumping in: right after any card is played, another player may play a card out of turn when "

@@ -28,10 +28,13 @@ def expr(e, parent: int = 0) -> str:
         return f'"{e["value"]}"'
     if k == "name":
         return e["name"]
-    if k == "each_other":
-        return "each other"
-    if k == "each_player":
-        return "each player"
+    if k in ("each_other", "each_player"):
+        text = "each other" if k == "each_other" else "each player"
+        if "as" in e:
+            text += f" as {e['as']}"
+        if "where" in e:
+            text += f" where {expr(e['where'])}"
+        return text
     if k == "attr":
         return f"{expr(e['of'], 8)}.{e['name']}"
     if k == "call":
@@ -159,6 +162,8 @@ class _Format:
         if k == "attack":
             pen = f" penalty {expr(a['penalty'])}" if "penalty" in a else ""
             return self.block(Line(f"{ind}{subj}attack {expr(a['target'])}{pen}", src), a["actions"], ind)
+        if k == "group":                   # `{ ... }`, with its subject if it has one
+            return self.block(Line(f"{ind}{subj}".rstrip() if subj else ind, src), a["actions"], ind)
         if k == "if":
             lines = []
             for i, br in enumerate(a["branches"]):
@@ -182,14 +187,15 @@ class _Format:
         raise ValueError(f"unknown action kind {k!r}")
 
     def block(self, head: Line, actions, ind) -> list[Line]:
+        opener = head.text + " " if head.text.strip() else head.text       # a bare block has no head
         if not actions:
-            return [Line(f"{head.text} {{}}", head.src)]
+            return [Line(f"{opener}{{}}", head.src)]
         if len(actions) <= 2 and all(a["kind"] in SIMPLE or a["kind"] in WITH_EXPR for a in actions) \
                 and not self.has_comment(actions):
             inner = "; ".join(self.action(a, "")[0].text for a in actions)
             if len(head.text) + len(inner) < 90:
-                return [Line(f"{head.text} {{ {inner} }}", head.src)]
-        lines = [Line(f"{head.text} {{", head.src)]
+                return [Line(f"{opener}{{ {inner} }}", head.src)]
+        lines = [Line(f"{opener}{{", head.src)]
         for a in actions:
             lines += self.action(a, ind + "  ")
         return lines + [Line(f"{ind}}}", self.end(actions))]

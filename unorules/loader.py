@@ -365,7 +365,7 @@ def _copy_shell(ir: dict) -> dict:
     out = {}
     for k, v in ir.items():
         if k == "cards":
-            out[k] = [dict(c, effects=list(c.get("effects", []))) for c in v]
+            out[k] = [dict(c, effects=list(c["effects"])) if "effects" in c else dict(c) for c in v]
         elif isinstance(v, list):
             out[k] = list(v)
         elif isinstance(v, dict):
@@ -396,7 +396,17 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
                                            "differently", own[block], key, "conflicting setting",
                                   f"include only one of them, or settle it in the rulebook's own `{block}` block")
                     asm.setting_from[(block, key)] = (own["name"], value, own[block])
-            merged[block] = {**merged.get(block, {}), **own[block]}
+            before = merged.get(block, {})
+            merged[block] = block_now = {**before, **own[block]}
+            # where each setting came from, for the checker's messages
+            for key in block_now:
+                src = own[block] if key in own[block] else before
+                span = asm.spans.at(src, key)
+                if span is not None:
+                    asm.spans.put(block_now, span, key)
+            asm.spans.put(block_now, asm.spans.at(own[block]))
+            asm.origins[id(block_now)] = asm.origins.get(id(own[block]))
+            asm.keep.append(block_now)
     cards = merged.setdefault("cards", [])
     by_name = {c["names"][0]: c for c in cards}
     seen_here: set[str] = set()

@@ -433,14 +433,32 @@ class ToIR(Transformer):
         return act
 
     def subject(self, meta, c):
-        d = self.node(meta, kind="name", name=c[0])
+        return c[0]
+
+    def subject_name(self, meta, c):
+        return self.node(meta, kind="name", name=c[0])
+
+    def subject_attr(self, meta, c):
+        return self.node(meta, kind="attr", of=c[0], name=c[1])
+
+    def _each(self, kind, meta, c):
+        loop = c[0]
+        if loop is None:
+            return self.node(meta, kind=kind)
+        name, where = loop
+        d = self.node(meta, kind=kind, as_=name)
+        if where is not None:
+            d["where"] = where
         return d
 
     def each_other(self, meta, c):
-        return self.node(meta, kind="each_other")
+        return self._each("each_other", meta, c)
 
     def each_player(self, meta, c):
-        return self.node(meta, kind="each_player")
+        return self._each("each_player", meta, c)
+
+    def loop_name(self, meta, c):
+        return (c[0], c[1])
 
     def _act(kind, *fields):
         def method(self, meta, c):
@@ -498,6 +516,9 @@ class ToIR(Transformer):
         name, chance, actions, otherwise = c
         return self.node(meta, kind="perform", name=name, chance=chance, actions=actions,
                          otherwise=otherwise)
+
+    def group(self, meta, c):
+        return self.node(meta, kind="group", actions=c[0])
 
     def if_(self, meta, c):          # `if` is a Python keyword; the IR kind is "if"
         c = list(c)

@@ -7,17 +7,29 @@ from .compiler import NO_COLOR
 from .errors import RuleRuntimeError
 from .state import MAX_DRAW, Action, Attack
 
-def bind(impl, who, where, ex, **kw):
+def bind(impl, who, where, ex, per_subject=False, loop_name=None, **kw):
     """A compiled action: evaluate its subject(s), then run the primitive for each, naming the rule
-    (file:line:col) in any runtime error."""
+    (file:line:col) in any runtime error. With `per_subject` each subject gets an env of its own in
+    which it is the default performer (`_who`) and, in a named loop, bound to the loop's name."""
     def run(s, env):
         try:
             players = who(s, env)
-            if len(players) == 1:
-                impl(s, env, players[0], ex, kw)
+            if per_subject:
+                envs = []
+                for p in players:
+                    e = dict(env)
+                    e["_who"] = p
+                    e.pop("_color", None)
+                    if loop_name is not None:
+                        e[loop_name] = p
+                    envs.append(e)
             else:
-                for p in reversed(players):
-                    s.agenda.append((_run_for, impl, env, p, ex, kw, where))
+                envs = [env] * len(players)
+            if len(players) == 1:
+                impl(s, envs[0], players[0], ex, kw)
+            else:
+                for p, e in zip(reversed(players), reversed(envs)):
+                    s.agenda.append((_run_for, impl, e, p, ex, kw, where))
         except RuleRuntimeError as e:
             raise RuleRuntimeError(e.args[0].split(": ", 1)[-1] if e.where else e.args[0], e.where or where) from None
         except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as e:
@@ -338,6 +350,10 @@ def act_take_back(s, env, p, ex, kw):
         s.discard.remove(atk.card)
         s.hands[atk.attacker].append(atk.card)
         s.emit("take_back", player=atk.attacker, card=s.card_name(atk.card))
+
+
+def act_group(s, env, p, ex, kw):
+    s.push_actions(kw["body"], env)
 
 
 def act_if(s, env, p, ex, kw):

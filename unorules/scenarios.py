@@ -16,7 +16,8 @@ from .engine import DRAW, KEEP, Action, Game, State, begin_round, begin_turn, tu
 from .errors import Diagnostic, RulebookError, UnorulesError, did_you_mean
 from .loader import parse_yaml, read_text
 
-TOP_KEYS = ["name", "rulebook", "include", "with", "players", "seed", "given", "start", "defaults", "script", "expect"]
+TOP_KEYS = ["name", "rulebook", "include", "with", "options", "players", "seed", "given", "start", "defaults", "script",
+            "expect"]
 GIVEN_KEYS = ["dealer", "hands", "discard", "draw_pile", "color", "turn", "direction", "side", "scores"]
 EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side", "draw_pile_size", "discard_size",
                "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error"]
@@ -225,7 +226,15 @@ def build(sc: Scenario) -> tuple[State, Game]:
         rb = load(source, include=include, with_=with_)
     except RulebookError as e:
         raise ScenarioError(e.diagnostics, e.texts) from None
-    rules = compile_rulebook(rb)
+    options = d.get("options") or {}
+    if not isinstance(options, dict):
+        raise ScenarioError([Diagnostic("U0801", "`options` must map option names to values", sc.file,
+                                        sc.spans.at(d, "options"))], {sc.file: sc.text})
+    try:
+        rules = compile_rulebook(rb, options)
+    except UnorulesError as e:
+        raise ScenarioError([Diagnostic("U0801", str(e), sc.file, sc.spans.at(d, "options"))],
+                            {sc.file: sc.text}) from None
     players = d["players"]
     try:
         game = Game(rules, players, log_events=True, stop_after_round=True)

@@ -62,8 +62,8 @@ def deal(s: State):
     for i, p in enumerate(order):
         s.hands[p] += top[i::k]
     s.emit("deal", hand=hand)
+    s.push(turn_up)                  # the agenda is a stack: the round's start rules run first
     s.fire("round_start", {"me": s.dealer, "_who": s.dealer})
-    s.push(turn_up)
 
 
 def turn_up(s: State):
@@ -364,8 +364,8 @@ def end_round(s: State, winner, reason="win"):
     s.emit("round_end", winner=winner, reason=reason)
     for p, g in gained.items():
         s.emit("score", player=p, points=g, total=s.scores[p])
+    s.push(_after_round)             # after the round's end rules, run to completion
     s.fire("round_end", {"me": winner, "_who": winner})
-    s.push(_after_round)
 
 def match_over(s: State):
     """The match winner if the match is over, else None."""

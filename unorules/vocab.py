@@ -39,6 +39,8 @@ ATTRIBUTES = {
     ("player", "hand"): "hand",
     ("player", "score"): "number",
     ("player", "seat"): "number",
+    ("player", "next"): "player",      # the player after them in the direction of play (players who are out skipped)
+    ("player", "previous"): "player",
     ("hand", "size"): "number",
     ("card", "color"): "color",
     ("card", "kind"): "kind",

@@ -115,6 +115,11 @@ def write_atomic(path: str | Path, text: str):
         path = path.resolve()
     if path.is_dir():
         raise IsADirectoryError(21, "is a folder", str(path))
+    if path.exists() and not path.is_file():      # a device or a pipe: written to, never replaced
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+        return
     try:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:

@@ -141,5 +141,4 @@ scoring {
   target 200
   eliminate above 300
   rounds 10
-  play to the last
 }
