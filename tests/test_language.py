@@ -63,7 +63,7 @@ NUM = lambda v: {"kind": "number", "value": v}             # noqa: E731
     ("give 1 card to next", [{"kind": "give", "count": NUM(1), "to": N("next")}]),
     ("give hand to next", [{"kind": "give_hand", "to": N("next")}]),
     ("exchange card with previous", [{"kind": "exchange", "with": N("previous")}]),
-    ("discard all red", [{"kind": "discard_color", "color": N("red")}]),
+    ("discard all red", [{"kind": "discard_all", "what": N("red")}]),
     ("score 10", [{"kind": "score", "amount": NUM(10)}]),
     ("eliminate", [{"kind": "eliminate"}]),
     ("swap seats with dealer", [{"kind": "swap_seats", "with": N("dealer")}]),

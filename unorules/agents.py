@@ -61,9 +61,20 @@ class GreedyAgent(Agent):
             return next((a for a in legal if a.value == best), legal[0])
         if kind == "player":
             return min(legal, key=lambda a: (obs.hand_sizes[a.value], a.value))
-        if kind == "card":
+        if kind == "card":          # give away: keep wilds, shed points
             by_card = {cv.card: cv for cv in obs.hand}
             return max(legal, key=lambda a: (not by_card[a.value].wild, by_card[a.value].points, -a.value))
+        if kind == "take":          # take the best card shown: a wild, then points
+            seen = {cv.card: cv for cards in obs.shown.values() for cv in cards}
+            return max(legal, key=lambda a: (seen[a.value].wild, seen[a.value].points, -a.value)
+                       if a.value in seen else (False, 0, -a.value))
+        if kind == "kind":          # name the kind it holds most of (to shed them, or to keep them safe)
+            held = {}
+            for cv in obs.hand:
+                held[cv.kind] = held.get(cv.kind, 0) + 1
+            return max(legal, key=lambda a: (held.get(a.value, 0), -legal.index(a)))
+        if kind == "number":
+            return legal[-1]
         if kind == "challenge":
             size = obs.hand_sizes[obs.attacker] if obs.attacker is not None else 0
             p_bluff = 1.0 - (0.75 ** size)

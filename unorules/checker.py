@@ -22,6 +22,22 @@ def sides_of(ir: dict) -> list[dict]:
     return [{"name": "light", "colors": list(ir.get("colors", []))}]
 
 
+def category_of(card: dict) -> str:
+    name = card["names"][0]
+    return card.get("category") or ("number" if name.isdigit() else "action")
+
+
+def kind_names(names, cards) -> list[str]:
+    """A kind set's names, with `any number` / `any action` / `any wild` spelt out."""
+    out = []
+    for n in names:
+        if isinstance(n, dict):
+            out += [c["names"][0] for c in cards if category_of(c) == n["any"]]
+        else:
+            out.append(n)
+    return list(dict.fromkeys(out))
+
+
 def literal_value(expr):
     """The value of a constant expression, or None."""
     if not isinstance(expr, dict):
@@ -70,7 +86,6 @@ def _const(e, options):
 def probability_options(ir: dict) -> set[str]:
     """The options that stand for a chance (`perform ... chance OPTION`, `cut chance OPTION`): their
     values must lie in 0..1."""
-    out = set()
     cut = ir.get("setup", {}).get("cut")
     chances = [cut["chance"]] if cut else []
     for a in all_actions(ir):
@@ -113,6 +128,9 @@ class Checker:
         self.colors: set[str] = set()
         self.cards: dict[str, dict] = {}
         self.options: dict[str, str] = {}
+        self.counters: dict[str, dict] = {}
+        self.kind_literals: set[int] = set()      # ids of number literals that name a number kind
+        self.kind_actions: set[int] = set()       # ids of `discard all` actions whose value is a kind
         self.option_values: dict[str, object] = {}
 
     def error(self, code, message, node, key=None, label="", help=None):
@@ -143,6 +161,7 @@ class Checker:
                 problem = option_problem(opt["name"], opt["value"]["value"], opt["value"]["value"], True)
                 if problem:
                     self.error("U0303", problem, opt, "value", "not a chance", "write a value from 0 to 1")
+        self.check_counters()
         if ir.get("scoring", {}).get("to_the_last"):
             self.error("U0404", "`play to the last` is not supported yet: the round ends when the first player "
                        "goes out", ir["scoring"], "to_the_last", "not supported",
@@ -157,9 +176,10 @@ class Checker:
                 self.error("U0201", f"unknown side `{card['side']}`", card, "side", "not a side",
                            did_you_mean(card["side"], side_names))
         if ir["kind"] == "rulebook":
-            if not self.colors:
-                self.error("U0401", "the rulebook has no colors", ir, None,
-                           help="add a line such as `colors red yellow green blue`")
+            colored = [c for c in ir.get("cards", []) if c.get("category") != "wild"]
+            if not self.colors and colored:
+                self.error("U0401", f"the rulebook has no colors, but `{colored[0]['names'][0]}` is not wild", ir, None,
+                           help="add a line such as `colors red yellow green blue`, or make every card wild")
             self.check_deck(side_names)
         for card in ir.get("cards", []):
             self.check_card(card)
@@ -262,6 +282,8 @@ class Checker:
     def check_reaction(self, r):
         for key in ("to", "with"):
             for i, name in enumerate(r[key]):
+                if isinstance(name, dict):         # `any number`, `any action`, `any wild`
+                    continue
                 if name not in self.cards:
                     self.error("U0204", f"unknown card kind `{name}`", r[key], i, "not a card kind",
                                did_you_mean(name, self.cards))
@@ -289,20 +311,58 @@ class Checker:
         scope = self.scope(card=has_card)
         if "if" in t:
             self.expect(t["if"], "bool", scope)
-        self.actions(t["actions"], scope, "trigger")
+        self.actions(t["actions"], scope, "card trigger" if has_card else "trigger")
         if "if" not in t:
             emitted = {EMITS[a["kind"]] for a in _walk(t["actions"]) if a["kind"] in EMITS}
             if ev in emitted:
                 self.error("U0701", f"this `on {ev}` rule makes a `{ev}` itself, so it triggers itself forever",
                            t, "event", "re-triggers itself", "add an `if` condition that becomes false")
 
+    def check_counters(self):
+        taken = set(GLOBAL_NAMES) | set(SCOPED_NAMES) | {a for (_, a) in ATTRIBUTES} | self.colors | set(self.cards) \
+            | set(self.options)
+        for c in self.ir.get("counters", []):
+            name = c["name"]
+            if name in self.counters:
+                self.error("U0202", f"`{name}` is declared twice", c, "name", "declared again here")
+                continue
+            if name in taken:
+                self.error("U0202", f"`{name}` already has a meaning", c, "name", "taken",
+                           f"give the {c['kind']} another name")
+            if c.get("reset") == "next_turn" and c["per"] != "player":
+                self.error("U0403", "only a value kept per player can last until that player's next turn", c, "reset",
+                           help=f"write `{c['kind']} {name} per player reset after next turn`")
+            self.counters[name] = c
+
+    def counter_type(self, name):
+        return "bool" if self.counters[name]["kind"] == "flag" else "number"
+
+    def check_memory_action(self, a, scope):
+        name = a["counter"]
+        c = self.counters.get(name)
+        if c is None:
+            self.error("U0201", f"no counter or flag `{name}`", a, "counter", "not declared",
+                       did_you_mean(name, self.counters) or f"declare it: `counter {name}` or `flag {name}`")
+            return
+        k = a["kind"]
+        if k == "add_counter":
+            if c["kind"] == "flag":
+                self.error("U0301", f"`{name}` is a flag: set or clear it, do not add to it", a, "counter")
+            self.expect(a["amount"], "number", scope)
+        elif k == "set_counter":
+            if "value" in a:
+                self.expect(a["value"], self.counter_type(name), scope)
+            elif c["kind"] == "counter":
+                self.error("U0301", f"`set {name}` needs a value: `set {name} to N`", a, "counter")
+
     def check_conflicts(self):
         """Two reactions to the same attack with the same card: from two files (two modules that
         each answer it their own way) always a conflict; within one file, unless one has an `if`."""
         seen = {}
+        cards = self.ir.get("cards", [])
         for r in self.ir.get("reactions", []):
-            for a in r["to"]:
-                for w in r["with"]:
+            for a in kind_names(r["to"], cards):
+                for w in kind_names(r["with"], cards):
                     first = seen.get((a, w))
                     if first is not None:
                         here, there = self.rb.where(r)[0], self.rb.where(first)[0]
@@ -339,14 +399,54 @@ class Checker:
         if k in ATTACK_ACTIONS and context not in ("reaction", "challenge"):
             self.error("U0403", f"`{k.replace('_', ' ')}` only means something in a reaction or a challenge",
                        a, None, "no attack is pending here", "use it inside `react to ...` or `challenge:`")
+        if k == "attack" and context in ("trigger", "declaration", "cut"):
+            self.error("U0403", f"an attack needs a card to attack with: it belongs in a card's rules or a `play` trigger, "
+                       f"not in a {context}",
+                       a, None, "no card here", "give a card the attack, or make the rule act directly: `next draw 2`")
         if k == "redraw" and context != "turn_up":
             self.error("U0403", "`redraw` only means something in `on turn_up`", a)
         for key, typ in (("count", "number"), ("amount", "number"), ("penalty", "number"),
                          ("color", "color"), ("with", "player"), ("to", "player"), ("target", "player")):
             if key in a and isinstance(a[key], dict):
                 self.expect(a[key], typ, scope)
-        if k in ("draw", "give") and isinstance(a.get("count"), dict):
-            self.count_value(a["count"], "draw" if k == "draw" else "give")
+        if k in ("draw", "give", "take") and isinstance(a.get("count"), dict):
+            self.count_value(a["count"], k)
+        if k in ("give", "take"):
+            if "where" in a:
+                self.expect(a["where"], "bool", {**scope, "card": "card"})
+            if k == "take":
+                self.expect(a["from"], "player", scope)
+        elif k == "discard_all":
+            t = "kind" if self.kind_literal(a["what"]) else self.type_of(a["what"], scope)
+            if t == "kind":
+                self.kind_actions.add(id(a))
+            elif t not in (None, "color"):
+                self.error("U0301", f"`discard all` takes a color or a card kind, not {_a(t)}", a["what"], None)
+        elif k == "look_at":
+            if a["hand"].get("kind") != "attr" or a["hand"].get("name") != "hand":
+                self.error("U0301", "`look at` takes a player's hand: `look at chosen.hand`", a["hand"], None)
+            else:
+                self.expect(a["hand"], "hand", scope)
+        elif k in ("set_counter", "add_counter", "clear_counter"):
+            self.check_memory_action(a, scope)
+        elif k in ("choose_option", "choose_number", "choose_kind"):
+            if k == "choose_option":
+                if len(set(a["options"])) != len(a["options"]):
+                    self.error("U0202", "an option is given twice", a, "options")
+                kind = "text"
+            elif k == "choose_number":
+                kind = "number" if "from" in a else "kind"
+                for key in ("from", "to"):
+                    if key in a:
+                        self.expect(a[key], "number", scope)
+                if "from" not in a and not any(n.isdigit() for n in self.cards):
+                    self.error("U0403", "there are no number cards to name", a)
+            else:
+                kind = "kind"
+                if "where" in a:
+                    self.expect(a["where"], "bool", {**scope, "candidate": "kind"})
+            self.new_name(a["as"], a, "as", scope, "the choice")
+            scope[a["as"]] = kind
         if k == "choose_player":
             if "where" in a:
                 self.expect(a["where"], "bool", {**scope, "candidate": "player"})
@@ -361,6 +461,8 @@ class Checker:
             self.actions(a["actions"], inner, "attack")
         elif k == "group":
             self.actions(a["actions"], scope, context)
+        if k in ("choose_color", "set_color", "cycle_color", "draw_until_color") and not self.colors:
+            self.error("U0403", f"`{k.replace('_', ' ')}` needs colors, and this rulebook has none", a)
         elif k == "if":
             for br in a["branches"]:
                 self.expect(br["when"], "bool", scope)
@@ -411,6 +513,15 @@ class Checker:
             self.error("U0303", f"a chance must lie between 0 and 1, not {p}", e, None, "not a chance",
                        "write a value from 0 to 1 (0.25 is one time in four)")
 
+    def kind_literal(self, e) -> bool:
+        """Is `e` a whole number that names a number kind (`7` for the kind `7`)? Then it is one
+        (the compiler reads `kind_literals`)."""
+        if e.get("kind") == "number" and isinstance(e["value"], int) and not isinstance(e["value"], bool) \
+                and str(e["value"]) in self.cards:
+            self.kind_literals.add(id(e))
+            return True
+        return False
+
     def new_name(self, name, node, key, scope, what):
         """A name the rule gives (`as NAME`) must not hide one that already has a meaning."""
         if name in GLOBAL_NAMES or name in SCOPED_NAMES or name in self.colors or name in self.cards \
@@ -426,6 +537,8 @@ class Checker:
 
     # -----------------------------------------------------------------------------------------
     def expect(self, expr, want, scope):
+        if want == "kind" and self.kind_literal(expr):
+            return
         if expr.get("kind") == "name" and want in ("color", "kind"):
             n = expr["name"]
             pool = self.colors if want == "color" else self.cards
@@ -463,6 +576,11 @@ class Checker:
                 return "kind"
             if n in self.options:
                 return self.options[n]
+            if n in self.counters:
+                if self.counters[n]["per"] == "player":
+                    self.error("U0207", f"`{n}` is kept per player: say whose", e, None, "whose?", f"write `me.{n}`")
+                    return None
+                return self.counter_type(n)
             if n in SCOPED_NAMES:
                 self.error("U0207", f"`{n}` has no value here", e, None, "not bound here", _where_bound(n))
                 return None
@@ -473,6 +591,9 @@ class Checker:
             of = self.type_of(e["of"], scope)
             if of is None:
                 return None
+            c = self.counters.get(e["name"])
+            if of == "player" and c is not None and c["per"] == "player":
+                return self.counter_type(e["name"])
             t = ATTRIBUTES.get((of, e["name"]))
             if t is None:
                 self.no_member(e, of, "attribute")
@@ -491,6 +612,30 @@ class Checker:
             else:
                 self.expect(e["arg"], arg_type, {**scope, **binds})
             return result
+        if k == "conditional":
+            self.expect(e["if"], "bool", scope)
+            a, b = self.type_of(e["then"], scope), self.type_of(e["else"], scope)
+            if a and b and a != b:
+                self.error("U0301", f"the two branches differ: {_a(a)} and {_a(b)}", e, None, "one value, two types",
+                           "give `then` and `else` values of the same type")
+            return a or b
+        if k == "aggregate":
+            over = e["over"]
+            inner = dict(scope)
+            self.new_name(over["as"], over, "as", scope, "the loop's player")
+            inner[over["as"]] = "player"
+            if "where" in over:
+                self.expect(over["where"], "bool", inner)
+            if e["op"] == "count":
+                if "of" in e:
+                    self.error("U0301", "`count(...)` counts players: it takes no `: value`", e["of"], None)
+                return "number"
+            if "of" not in e:
+                self.error("U0301", f"`{e['op']}(...)` needs a value after `:`", e, None,
+                           help=f"write `{e['op']}(each other as p: p.hand.size)`")
+                return "number"
+            self.expect(e["of"], "number", inner)
+            return "player" if e["op"] in ("most", "fewest") else "number"
         if k == "not":
             self.expect(e["of"], "bool", scope)
             return "bool"
@@ -506,6 +651,8 @@ class Checker:
             if op in ("==", "!="):
                 lt = self.type_of(e["left"], scope)
                 rt = self.type_of(e["right"], scope)
+                if (lt == "kind" and self.kind_literal(e["right"])) or (rt == "kind" and self.kind_literal(e["left"])):
+                    return "bool"          # `card.kind == 7`: the number names the number kind
                 if lt and rt and lt != rt:
                     self.error("U0301", f"cannot compare {_a(lt)} with {_a(rt)}", e, None, "never equal",
                                _type_help(lt, rt))
@@ -578,4 +725,8 @@ def _where_bound(name):
 
 
 def check(rulebook) -> list[Diagnostic]:
-    return Checker(rulebook).run()
+    checker = Checker(rulebook)
+    problems = checker.run()
+    rulebook.kind_literals = checker.kind_literals
+    rulebook.kind_actions = checker.kind_actions
+    return problems

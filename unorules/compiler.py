@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, option_problem, probability_options, sides_of
+from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, kind_names, option_problem, probability_options, sides_of
 from .errors import RuleRuntimeError
 from .vocab import ATTRIBUTES, GLOBAL_NAMES, METHODS, SCOPED_NAMES
 
@@ -80,6 +80,7 @@ class Compiled:
     fused_color: list[bool] = field(default_factory=list)   # kind -> its play carries the first color choice
     plain_match: list[bool] = field(default_factory=list)   # kind -> playable by matching alone (no rule)
     wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
+    counters: list[dict] = field(default_factory=list)      # counter and flag declarations
 
 
 class Compiler:
@@ -115,6 +116,8 @@ class Compiler:
             side_colors.append(ids)
         self.color_id = {c: i for i, c in enumerate(self.color_names)}
         self.kind_id = {c["names"][0]: i for i, c in enumerate(ir.get("cards", []))}
+        self.counters = {c["name"]: c for c in ir.get("counters", [])}
+        self.kind_literals = getattr(self.rb, "kind_literals", set())
         kinds = []
         for i, c in enumerate(ir.get("cards", [])):
             name = c["names"][0]
@@ -183,8 +186,9 @@ class Compiler:
                 t["event"], self.color_id.get(pat["color"]) if "color" in pat else None,
                 self.kind_id.get(pat["face"]) if "face" in pat else None,
                 self.expr(t["if"]) if "if" in t else None, self.actions(t["actions"])))
-        reactions = [Reaction(frozenset(self.kind_id[n] for n in r["to"]),
-                              frozenset(self.kind_id[n] for n in r["with"]),
+        cards = ir.get("cards", [])
+        reactions = [Reaction(frozenset(self.kind_id[n] for n in kind_names(r["to"], cards)),
+                              frozenset(self.kind_id[n] for n in kind_names(r["with"], cards)),
                               self.expr(r["if"]) if "if" in r else None, self.actions(r["actions"]))
                      for r in ir.get("reactions", [])]
         jump = ir.get("jump_in")
@@ -204,12 +208,15 @@ class Compiler:
             options=dict(self.option_values), ir=ir,
             fused_color=[_starts_with_own_color_choice(c) for c in ir.get("cards", [])],
             plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
-            wild_kind=[k.wild for k in kinds])
+            wild_kind=[k.wild for k in kinds], counters=list(ir.get("counters", [])))
 
     # -----------------------------------------------------------------------------------------
     # expressions: fn(state, env) -> value. players are seats, colors and kinds ids, cards card ids.
     def expr(self, e):
         k = e["kind"]
+        if k == "number" and id(e) in self.kind_literals:       # `7` where a card kind is meant
+            v = self.kind_id[str(e["value"])]
+            return lambda s, env: v
         if k in ("number", "bool", "string"):
             v = e["value"]
             return lambda s, env: v
@@ -217,8 +224,17 @@ class Compiler:
             return self.name(e)
         if k == "attr":
             of = self.expr(e["of"])
+            c = self.counters.get(e["name"])
+            if c is not None and c["per"] == "player" and (e["of"]["kind"], e["name"]) != ("name", "hand"):
+                n = e["name"]
+                return lambda s, env: s.memory[n][of(s, env)]
             fast = _fast_attr(e)
             return fast if fast is not None else ATTRIBUTE_IMPL[e["name"]](of)
+        if k == "conditional":
+            cond, then, else_ = self.expr(e["if"]), self.expr(e["then"]), self.expr(e["else"])
+            return lambda s, env: then(s, env) if cond(s, env) else else_(s, env)
+        if k == "aggregate":
+            return self.aggregate(e)
         if k == "call":
             of = self.expr(e["of"])
             arg = self.expr(e["arg"])
@@ -231,7 +247,8 @@ class Compiler:
             return lambda s, env: -of(s, env)
         if k == "binary":
             left, right = self.expr(e["left"]), self.expr(e["right"])
-            const = _constant(e["right"], self)
+            const = _constant(e["right"], self) if id(e["right"]) not in self.kind_literals else \
+                self.kind_id[str(e["right"]["value"])]
             if const is not _NOT_CONSTANT and e["op"] in _CONST_RIGHT:
                 return _CONST_RIGHT[e["op"]](left, const)
             return BINARY_IMPL[e["op"]](left, right)
@@ -255,10 +272,44 @@ class Compiler:
             return self.of_faces(e["left"], cards) and self.of_faces(e["right"], cards)
         return False
 
+    def aggregate(self, e):
+        """sum / max / min / count over a loop of players, or the player with the most / fewest."""
+        over, op = e["over"], e["op"]
+        players = _each_other if over["kind"] == "each_other" else _each_player
+        name = over["as"]
+        where = self.expr(over["where"]) if "where" in over else None
+        of = self.expr(e["of"]) if "of" in e else None
+
+        def values(s, env):
+            e2 = dict(env)
+            for q in players(s, env):
+                e2[name] = q
+                if where is None or where(s, e2):
+                    yield q, (of(s, e2) if of is not None else 1)
+        if op == "count":
+            return lambda s, env: sum(1 for _ in values(s, env))
+        if op == "sum":
+            return lambda s, env: sum(v for _, v in values(s, env))
+        if op in ("max", "min"):
+            pick = max if op == "max" else min
+            return lambda s, env: pick((v for _, v in values(s, env)), default=0)
+        better = (lambda v, best: v > best) if op == "most" else (lambda v, best: v < best)
+
+        def extreme(s, env):                # ties: the first in the loop's order
+            found, best = None, None
+            for q, v in values(s, env):
+                if found is None or better(v, best):
+                    found, best = q, v
+            return found
+        return extreme
+
     def name(self, e):
         n = e["name"]
         if n in GLOBAL_NAME_IMPL:
             return GLOBAL_NAME_IMPL[n]
+        c = self.counters.get(n)
+        if c is not None and c["per"] == "game":
+            return lambda s, env: s.memory[n]
         if n in SCOPED_NAMES or n not in (self.color_id.keys() | self.kind_id.keys() | self.option_values.keys()):
             # a scoped name, or a name bound by `choose player ... as NAME` (the checker made sure)
             where = self.where(e)
@@ -303,7 +354,8 @@ class Compiler:
         # a block with a subject runs once per subject, for that subject (its default performer),
         # and a loop's name is bound to the player of each round of the loop
         per_subject = subj is not None and (loop_name is not None or k in BLOCK_KINDS)
-        ex = {key: self.expr(a[key]) for key in ("count", "color", "with", "to", "amount", "target", "penalty", "where")
+        ex = {key: self.expr(a[key]) for key in ("count", "color", "with", "to", "amount", "target", "penalty", "where",
+                                                 "what", "value", "from", "hand")
               if isinstance(a.get(key), dict)}
         impl = getattr(E, "act_" + k)
         kw = {}
@@ -323,6 +375,20 @@ class Compiler:
             kw = dict(other=a["other"], name=a.get("as", "chosen"))
         elif k == "group":
             kw = dict(body=self.actions(a["actions"]))
+        elif k in ("set_counter", "add_counter", "clear_counter"):
+            c = self.counters[a["counter"]]
+            kw = dict(name=c["name"], per_player=c["per"] == "player", flag=c["kind"] == "flag",
+                      hidden=bool(c.get("hidden")))
+        elif k in ("choose_option", "choose_number", "choose_kind"):
+            kw = dict(name=a["as"], options=tuple(a.get("options", ())))
+        elif k == "give":
+            kw = dict(at_once=bool(a.get("at_once")))
+        elif k == "pass_hands":
+            kw = dict(direction={"clockwise": 1, "counterclockwise": -1}.get(a.get("direction")))
+        elif k == "look_at":
+            ex["owner"] = self.expr(a["hand"]["of"])
+        elif k == "discard_all":
+            kw = dict(by_kind=id(a) in getattr(self.rb, "kind_actions", ()))
         return E.bind(impl, who, where, ex, per_subject=per_subject, loop_name=loop_name, **kw)
 
 
@@ -404,6 +470,7 @@ ATTRIBUTE_IMPL = {
     "score": _attr(lambda s, p: s.scores[p]),
     "seat": _attr(lambda s, p: p),
     "next": _attr(lambda s, p: s.next_of(p)),
+    "points": _attr(lambda s, h: s.hand_points(next(q for q in range(s.n) if s.hands[q] is h))),
     "previous": _attr(lambda s, p: s.previous_of(p)),
     "size": _attr(lambda s, h: len(h)),
     "color": _attr(lambda s, c: s.color_of(c)),

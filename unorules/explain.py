@@ -29,6 +29,7 @@ class Words:
     def __init__(self, ir: dict):
         self.ir = ir
         self.options = {o["name"]: o["value"]["value"] for o in ir.get("options", [])}
+        self.counters = {c["name"]: c for c in ir.get("counters", [])}
 
     # -- expressions ----------------------------------------------------------------------------
     def expr(self, e) -> str:
@@ -61,6 +62,10 @@ class Words:
                 return "your score" if of == "you" else f"{of}'s score"
             if name == "seat":
                 return f"the seat of {of}"
+            if name == "points":
+                return f"the points in {of}"
+            if name in self.counters:
+                return (f"your {name.replace('_', ' ')}" if of == "you" else f"{of}'s {name.replace('_', ' ')}")
             if name in ("next", "previous"):
                 return f"the player {'after' if name == 'next' else 'before'} {of}"
             if name == "size":
@@ -89,6 +94,18 @@ class Words:
                 return f"the number of cards in {of} for which {arg}"
             if e["name"] == "has":
                 return f"{holder} a {arg}"
+        if k == "conditional":
+            return f"{self.expr(e['then'])} if {self.expr(e['if'])}, else {self.expr(e['else'])}"
+        if k == "aggregate":
+            over = self.expr(e["over"])
+            if e["op"] == "count":
+                return f"the number of {over.replace('every ', '', 1).replace('player', 'players', 1)}"
+            of = self.expr(e["of"])
+            bare = of.removeprefix("the ")
+            return {"sum": f"the sum of {of} over {over}", "max": f"the largest {bare} among {over}",
+                    "min": f"the smallest {bare} among {over}",
+                    "most": f"the one of {over} with the largest {bare}",
+                    "fewest": f"the one of {over} with the smallest {bare}"}[e["op"]]
         if k == "not":
             inner = e["of"]
             if inner["kind"] == "call" and inner["name"] in ("any", "has"):
@@ -179,19 +196,54 @@ class Words:
         if k == "swap_hands":
             return f"{v('swap', 'swaps')} hands with {self.expr(a['with'])}"
         if k == "pass_hands":
-            return "every player passes their hand to the next player in the direction of play"
+            where = {"clockwise": "to the next player clockwise (to the next seat number)",
+                     "counterclockwise": "to the next player counterclockwise (to the previous seat number)"}.get(
+                a.get("direction"), "to the next player in the direction of play")
+            return f"every player passes their hand {where}"
         if k == "shuffle_hands":
             return "all hands are gathered, shuffled and dealt out one at a time, starting with the next player"
         if k == "flip":
             return "every card turns over to its other side: hands, the draw pile, and the discard pile as a whole"
         if k == "give":
-            return f"{v('give', 'gives')} {self.count(a['count'])} of {their} choice to {self.expr(a['to'])}"
+            which = f" (one for which {self.expr(a['where'])})".replace("the card", "it") if "where" in a else ""
+            once = (", all at the same time (a card just received is not passed on)" if a.get("at_once") else "")
+            return f"{v('give', 'gives')} {self.count(a['count'])} of {their} choice{which} to {self.expr(a['to'])}{once}"
+        if k == "take":
+            which = f" (one for which {self.expr(a['where'])})".replace("the card", "it") if "where" in a else ""
+            return (f"{v('look', 'looks')} at the hand of {self.expr(a['from'])} and {self.verb(s, 'take', 'takes')} "
+                    f"{self.count(a['count'])} of {their} choice{which} from it")
+        if k == "look_at":
+            return f"{v('look', 'looks')} at {self.expr(a['hand'])} (only {'you' if s == 'you' else 'they'} see it)"
+        if k == "choose_option":
+            return f"{v('choose', 'chooses')} one of {', '.join(a['options'][:-1])} or {a['options'][-1]} (the {a['as']})"
+        if k == "choose_number":
+            if "from" in a:
+                return f"{v('choose', 'chooses')} a number from {self.expr(a['from'])} to {self.expr(a['to'])} ({a['as']})"
+            return f"{v('name', 'names')} a number ({a['as']})"
+        if k == "choose_kind":
+            cond = f" such that {self.expr(a['where'])}".replace("that player", "it") if "where" in a else ""
+            return f"{v('name', 'names')} a card kind{cond} ({a['as']})"
+        if k in ("set_counter", "add_counter", "clear_counter"):
+            c = self.counters.get(a["counter"], {})
+            whose = (f"{their} " if c.get("per") == "player" else "the ")
+            name = a["counter"].replace("_", " ")
+            if k == "set_counter":
+                return f"{whose}{name} becomes {self.expr(a['value'])}" if "value" in a else f"{whose}{name} is set"
+            if k == "add_counter":
+                return f"{whose}{name} grows by {self.expr(a['amount'])}"
+            return f"{whose}{name} is cleared"
         if k == "give_hand":
             return f"{v('give', 'gives')} all {their} cards to {self.expr(a['to'])}"
         if k == "exchange":
             return f"{s} and {self.expr(a['with'])} each choose one card and exchange them"
-        if k == "discard_color":
-            return f"{v('discard', 'discards')} all {their} {self.expr(a['color'])} cards"
+        if k == "discard_all":
+            what = a["what"]
+            if what.get("kind") == "name" and (what["name"] in self.colors() or what["name"] in self.card_names()):
+                named = what["name"] if what["name"] in self.colors() else f"`{what['name']}`"
+                return f"{v('discard', 'discards')} all {their} {named} cards"
+            if what.get("kind") == "number":
+                return f"{v('discard', 'discards')} all {their} `{what['value']}` cards"
+            return f"{v('discard', 'discards')} all {their} cards of {self.expr(what)}"
         if k == "score":
             return f"{v('score', 'scores')} {self.count(a['amount'], 'point')}"
         if k == "eliminate":
@@ -388,6 +440,17 @@ def explain(rulebook, card: str | None = None) -> str:
                   f"When you play down to {n} card{'s' if n != 1 else ''}, call \"{d['name'].upper()}!\". If you forget and "
                   f"another player catches you before the next player begins their turn, "
                   f"{w.actions(d['actions'], 'you')}. A wrong accusation costs nothing."]
+    if ir.get("counters"):
+        lines += ["", "## What the table keeps track of", ""]
+        for c in ir["counters"]:
+            what = "a count" if c["kind"] == "counter" else "a mark (set or not)"
+            whose = "for each player" if c["per"] == "player" else "for the table"
+            hidden = ", seen only by its player" if c.get("hidden") else ""
+            reset = {"turn": "cleared when a new turn begins", "round": "cleared at the start of every round",
+                     "next_turn": "cleared when that player's next turn is over"}.get(c.get("reset"),
+                                                                                      "kept for the whole game")
+            start = "0" if c["kind"] == "counter" else "not set"
+            lines.append(f"- `{c['name']}`: {what} {whose}{hidden}, {start} at first, {reset}.")
     lines += ["", "## The cards", ""]
     for group in _groups(cards):
         lines += explain_card(w, group[0], counts.get(group[0]["names"][0]), [c["names"][0] for c in group], counts)
@@ -397,13 +460,12 @@ def explain(rulebook, card: str | None = None) -> str:
                   "effect. The attacked player may:"]
         for r in ir["reactions"]:
             cond = f", if {w.expr(r['if'])}" if "if" in r else ""
-            with_ = " or ".join(f"`{x}`" for x in r["with"])
-            to = " or ".join(f"`{x}`" for x in r["to"])
+            with_ = " or ".join(f"`{x}`" if isinstance(x, str) else f"any {x['any']} card" for x in r["with"])
+            to = " or ".join(f"`{x}`" if isinstance(x, str) else f"any {x['any']} card" for x in r["to"])
             lines.append(f"- answer a {to} with a {with_}{cond}: play it, then {w.actions(r['actions'], 'you')}.")
         lines += ["", "Whoever does not answer takes the attack.", ""]
     if ir.get("triggers") or "jump_in" in ir:
         lines += ["## House rules", ""]
-        events = {"play": "is played", "draw": "is drawn"}
         for t in ir.get("triggers", []):
             of = ""
             if "of" in t:

@@ -43,6 +43,11 @@ def expr(e, parent: int = 0) -> str:
         return _wrap(f"not {expr(e['of'], PRECEDENCE['not'])}", PRECEDENCE["not"], parent)
     if k == "neg":
         return _wrap(f"-{expr(e['of'], PRECEDENCE['neg'])}", PRECEDENCE["neg"], parent)
+    if k == "conditional":
+        return _wrap(f"if {expr(e['if'])} then {expr(e['then'])} else {expr(e['else'])}", 0, parent)
+    if k == "aggregate":
+        over = expr(e["over"])
+        return f"{e['op']}({over}: {expr(e['of'])})" if "of" in e else f"{e['op']}({over})"
     if k == "binary":
         p = PRECEDENCE[e["op"]]
         left_p = p if e["op"] not in ("==", "!=", "<", "<=", ">", ">=") else p + 1
@@ -53,6 +58,21 @@ def expr(e, parent: int = 0) -> str:
 
 def _wrap(text, p, parent):
     return f"({text})" if p < parent else text
+
+
+def kind_set(names) -> str:
+    """A reaction's kind list: names, number ranges (`0..9`) and categories (`any number`)."""
+    out, run = [], []
+    for n in names + [None]:
+        if isinstance(n, str):
+            run.append(n)
+            continue
+        if run:
+            out.append(faces(run))
+            run = []
+        if n is not None:
+            out.append(f"any {n['any']}")
+    return ", ".join(out)
 
 
 def faces(names) -> str:
@@ -74,15 +94,19 @@ def faces(names) -> str:
 
 SIMPLE = {"draw_until_playable": "draw until playable", "lose_turn": "lose turn", "play_again": "play again",
           "reverse": "reverse", "choose_color": "choose color", "cycle_color": "cycle color",
-          "pass_hands": "pass hands", "shuffle_hands": "shuffle hands", "flip": "flip",
+          "shuffle_hands": "shuffle hands", "flip": "flip",
           "eliminate": "eliminate", "reveal": "reveal", "redraw": "redraw", "cancel_attack": "cancel attack",
           "resolve_attack": "resolve attack", "take_back": "take back card"}
 WITH_EXPR = {"draw": ("draw", "count"), "draw_until_color": ("draw until color", "color"),
              "set_color": ("set color", "color"), "swap_hands": ("swap hands with", "with"),
              "give_hand": ("give hand to", "to"), "exchange": ("exchange card with", "with"),
-             "discard_color": ("discard all", "color"), "score": ("score", "amount"),
+             "discard_all": ("discard all", "what"), "score": ("score", "amount"),
              "swap_seats": ("swap seats with", "with"), "add_penalty": ("add", "amount"),
-             "pass_attack": ("pass attack to", "to")}
+             "pass_attack": ("pass attack to", "to"), "look_at": ("look at", "hand")}
+
+
+# actions short enough for a block of one or two of them to stand on one line: `{ draw 2; lose turn }`
+FOLDABLE = set(SIMPLE) | set(WITH_EXPR) | {"pass_hands", "set_counter", "add_counter", "clear_counter"}
 
 
 class Line(NamedTuple):
@@ -152,9 +176,31 @@ class _Format:
         if k in WITH_EXPR:
             word, key = WITH_EXPR[k]
             return [Line(f"{ind}{subj}{word} {expr(a[key])}", src)]
-        if k == "give":
+        if k in ("give", "take"):
             noun = "card" if a["count"] == {"kind": "number", "value": 1} else "cards"
-            return [Line(f"{ind}{subj}give {expr(a['count'])} {noun} to {expr(a['to'])}", src)]
+            where = f" where {expr(a['where'])}" if "where" in a else ""
+            if k == "take":
+                return [Line(f"{ind}{subj}take {expr(a['count'])} {noun}{where} from {expr(a['from'])}", src)]
+            once = " at once" if a.get("at_once") else ""
+            return [Line(f"{ind}{subj}give {expr(a['count'])} {noun}{where} to {expr(a['to'])}{once}", src)]
+        if k == "pass_hands":
+            direction = f" {a['direction']}" if "direction" in a else ""
+            return [Line(f"{ind}{subj}pass hands{direction}", src)]
+        if k == "choose_option":
+            return [Line(f"{ind}{subj}choose one of {', '.join(a['options'])} as {a['as']}", src)]
+        if k == "choose_number":
+            rng = f" from {expr(a['from'])} to {expr(a['to'])}" if "from" in a else ""
+            return [Line(f"{ind}{subj}choose number{rng} as {a['as']}", src)]
+        if k == "choose_kind":
+            where = f" where {expr(a['where'])}" if "where" in a else ""
+            return [Line(f"{ind}{subj}choose kind{where} as {a['as']}", src)]
+        if k == "set_counter":
+            value = f" to {expr(a['value'])}" if "value" in a else ""
+            return [Line(f"{ind}{subj}set {a['counter']}{value}", src)]
+        if k == "add_counter":
+            return [Line(f"{ind}{subj}add {expr(a['amount'])} to {a['counter']}", src)]
+        if k == "clear_counter":
+            return [Line(f"{ind}{subj}clear {a['counter']}", src)]
         if k == "choose_player":
             where = f" where {expr(a['where'])}" if "where" in a else ""
             as_ = f" as {a['as']}" if "as" in a else ""
@@ -190,7 +236,7 @@ class _Format:
         opener = head.text + " " if head.text.strip() else head.text       # a bare block has no head
         if not actions:
             return [Line(f"{opener}{{}}", head.src)]
-        if len(actions) <= 2 and all(a["kind"] in SIMPLE or a["kind"] in WITH_EXPR for a in actions) \
+        if len(actions) <= 2 and all(a["kind"] in FOLDABLE for a in actions) \
                 and not self.has_comment(actions):
             inner = "; ".join(self.action(a, "")[0].text for a in actions)
             if len(head.text) + len(inner) < 90:
@@ -254,12 +300,21 @@ class _Format:
         for o in ir.get("options", []):
             h = f' "{o["help"]}"' if "help" in o else ""
             head.append(Line(f"option {o['name']} = {expr(o['value'])}{h}", self.start(o)))
+        for c in ir.get("counters", []):
+            words = [c["kind"], c["name"]] + (["per player"] if c["per"] == "player" else []) + \
+                (["hidden"] if c.get("hidden") else []) + \
+                ([{"turn": "reset each turn", "round": "reset each round",
+                   "next_turn": "reset after next turn"}[c["reset"]]] if "reset" in c else [])
+            head.append(Line(" ".join(words), self.start(c)))
         if head:
             paras.append(head)
         for c in ir.get("cards", []):
             paras.append(self.card(c))
         for r in ir.get("remove_cards", []):
             paras.append([Line(f"remove card {faces(r['names'])}", self.start(r))])
+        removals = [Line(f"remove {r['block']} {r['key']}", self.start(r)) for r in ir.get("remove_settings", [])]
+        if removals:
+            paras.append(removals)
         for d in ir.get("deck", []):
             side = f" side {d['side']}" if "side" in d else ""
             lines = [Line(f"deck{side} {{", self.start(d))]
@@ -288,7 +343,7 @@ class _Format:
                 ("turn_cap", f"cap {t.get('turn_cap')} turns")]))
         for r in ir.get("reactions", []):
             cond = f" if {expr(r['if'])}" if "if" in r else ""
-            head_ = f"react to {', '.join(r['to'])} with {', '.join(r['with'])}{cond}"
+            head_ = f"react to {kind_set(r['to'])} with {kind_set(r['with'])}{cond}"
             paras.append(self.after_colon(Line(head_, self.start(r)), r["actions"], ""))
         for t in ir.get("triggers", []):
             of = ""

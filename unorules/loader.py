@@ -44,6 +44,8 @@ class Rulebook:
     origins: dict[int, str] = field(default_factory=dict)   # id(node) -> file
     parts: list[str] = field(default_factory=list)          # files merged, base first
     keep: list = field(default_factory=list, repr=False)    # nodes made while merging (their ids key the tables)
+    kind_literals: set = field(default_factory=set, repr=False)  # ids of numbers that name a number kind (checker)
+    kind_actions: set = field(default_factory=set, repr=False)   # ids of `discard all` actions of a kind (checker)
 
     def where(self, node, key=None) -> tuple[str | None, Span | None]:
         return self.origins.get(id(node)), self.spans.at(node, key)

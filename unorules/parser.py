@@ -248,6 +248,49 @@ class ToIR(Transformer):
                 self.spans.put(d, span, key)
         return self._item("cards", d, meta)
 
+    def _remove_setting(self, block, meta, c):
+        d = self.node(meta, block=block, key="_".join(str(t) for t in c))
+        return self._item("remove_settings", d, meta)
+
+    def remove_setup(self, meta, c):
+        return self._remove_setting("setup", meta, c)
+
+    def remove_turn(self, meta, c):
+        return self._remove_setting("turn", meta, c)
+
+    def remove_scoring(self, meta, c):
+        return self._remove_setting("scoring", meta, c)
+
+    def _memory(self, kind, meta, c):
+        name, per, hidden, reset = c
+        d = self.node(meta, kind=kind, name=name, per="player" if per else "game")
+        if hidden:
+            d["hidden"] = True
+        if reset is not None:
+            d["reset"] = reset
+        return self._item("counters", d, meta)
+
+    def counter(self, meta, c):
+        return self._memory("counter", meta, c)
+
+    def flag(self, meta, c):
+        return self._memory("flag", meta, c)
+
+    def per_player(self, meta, c):
+        return True
+
+    def hidden(self, meta, c):
+        return True
+
+    def reset_turn(self, meta, c):
+        return "turn"
+
+    def reset_round(self, meta, c):
+        return "round"
+
+    def reset_next_turn(self, meta, c):
+        return "next_turn"
+
     def remove_card(self, meta, c):
         d = self.node(meta)
         d["names"] = c[0]
@@ -367,10 +410,34 @@ class ToIR(Transformer):
 
     # -- reactions, triggers, declarations, jump-in ---------------------------------------------
     def names(self, meta, c):
-        lst = [str(t) for t in c]
-        for i, t in enumerate(c):
-            self.spans.put(lst, _span_tok(t), i)
+        lst, spans = [], []
+        for t in c:
+            if isinstance(t, Token):
+                lst.append(str(t)); spans.append(_span_tok(t))
+            elif isinstance(t, tuple):          # a range of number kinds
+                lo, hi, span = t
+                lst += [str(n) for n in range(lo, hi + 1)]
+                spans += [span] * (hi - lo + 1)
+            else:                               # `any number`: every kind of that category
+                lst.append(t); spans.append(self.spans.at(t))
+        for i, s in enumerate(spans):
+            self.spans.put(lst, s, i)
         return lst
+
+    def kind_range(self, meta, c):
+        return self.face_range(meta, c)
+
+    def _any(self, category, meta):
+        return self.node(meta, any=category)
+
+    def any_number(self, meta, c):
+        return self._any("number", meta)
+
+    def any_action(self, meta, c):
+        return self._any("action", meta)
+
+    def any_wild(self, meta, c):
+        return self._any("wild", meta)
 
     def reaction(self, meta, c):
         to, with_, cond, actions = c
@@ -476,13 +543,59 @@ class ToIR(Transformer):
     set_color = _act("set_color", "color")
     cycle_color = _act("cycle_color")
     swap_hands = _act("swap_hands", "with")
-    pass_hands = _act("pass_hands")
     shuffle_hands = _act("shuffle_hands")
     flip = _act("flip")
-    give = _act("give", "count", "to")
+    look_at = _act("look_at", "hand")
+
+    def give(self, meta, c):
+        count, where, to, at_once = c
+        return self.node(meta, kind="give", count=count, where=where, to=to, at_once=True if at_once else None)
+
+    def at_once(self, meta, c):
+        return True
+
+    def take(self, meta, c):
+        count, where, from_ = c
+        d = self.node(meta, kind="take", count=count, where=where)
+        d["from"] = from_
+        return d
+
+    def pass_hands(self, meta, c):
+        return self.node(meta, kind="pass_hands", direction=c[0])
+
+    def clockwise(self, meta, c):
+        return "clockwise"
+
+    def counterclockwise(self, meta, c):
+        return "counterclockwise"
+
+    def choose_option(self, meta, c):
+        *options, name = c
+        d = self.node(meta, kind="choose_option", as_=name)
+        return self.names_of(d, "options", options)
+
+    def choose_number(self, meta, c):
+        lo, hi, name = c
+        d = self.node(meta, kind="choose_number", as_=name)
+        if lo is not None:
+            d["from"], d["to"] = lo, hi
+        return d
+
+    def choose_kind(self, meta, c):
+        where, name = c
+        return self.node(meta, kind="choose_kind", where=where, as_=name)
+
+    def set_counter(self, meta, c):
+        return self.node(meta, kind="set_counter", counter=c[0], value=c[1])
+
+    def add_counter(self, meta, c):
+        return self.node(meta, kind="add_counter", amount=c[0], counter=c[1])
+
+    def clear_counter(self, meta, c):
+        return self.node(meta, kind="clear_counter", counter=c[0])
     give_hand = _act("give_hand", "to")
     exchange = _act("exchange", "with")
-    discard_color = _act("discard_color", "color")
+    discard_all = _act("discard_all", "what")
     score = _act("score", "amount")
     eliminate = _act("eliminate")
     swap_seats = _act("swap_seats", "with")
@@ -551,6 +664,27 @@ class ToIR(Transformer):
     def call(self, meta, c):
         of, name, arg = c
         return self.node(meta, kind="call", of=of, name=name, arg=arg)
+
+    def conditional(self, meta, c):
+        d = self.node(meta, kind="conditional")
+        d["if"], d["then"], d["else"] = c
+        return d
+
+    def _aggregate(op):
+        def method(self, meta, c):
+            over, of = (c[0], c[1]) if len(c) > 1 else (c[0], None)
+            return self.node(meta, kind="aggregate", op=op, over=over, of=of)
+        method.__name__ = op + "_of"
+        return method
+
+    sum_of, max_of, min_of = _aggregate("sum"), _aggregate("max"), _aggregate("min")
+    most_of, fewest_of, count_of = _aggregate("most"), _aggregate("fewest"), _aggregate("count")
+
+    def loop_other(self, meta, c):
+        return self.node(meta, kind="each_other", as_=c[0], where=c[1])
+
+    def loop_player(self, meta, c):
+        return self.node(meta, kind="each_player", as_=c[0], where=c[1])
 
     def not_(self, meta, c):
         return self.node(meta, kind="not", of=c[0])
@@ -661,6 +795,23 @@ def _check_nesting(text: str, file: str):
             depth = max(0, depth - 1)
 
 
+def _keyword_as_name(err) -> bool:
+    """A word lexed as a keyword where the parser wants a name is read as the name. (LALR shares
+    states between contexts, so a word can be a keyword in the lookahead of a state that, here,
+    takes a name: `attacker draw 1 target draw 2`, where `target` is also a scoring keyword.)"""
+    if not isinstance(err, UnexpectedToken) or err.token.type in ("NAME", "$END"):
+        return False
+    word = str(err.token)
+    ip = err.interactive_parser
+    if not _NAME_RE.fullmatch(word) or "NAME" not in ip.accepts():
+        return False
+    ip.feed_token(Token.new_borrow_pos("NAME", word, err.token))
+    return True
+
+
+_NAME_RE = __import__("re").compile(r"[a-z_][a-z0-9_]*")
+
+
 def parse_uno(text: str, file: str = "<input>") -> tuple[dict, Spans, list[Diagnostic]]:
     """Parse rule-language text into (IR, spans, problems).
 
@@ -670,7 +821,7 @@ def parse_uno(text: str, file: str = "<input>") -> tuple[dict, Spans, list[Diagn
     errors: list[UnexpectedInput] = []
 
     try:
-        tree = lark_parser().parse(text)
+        tree = lark_parser().parse(text, on_error=_keyword_as_name)
     except UnexpectedInput as e:
         if not errors or errors[-1] is not e:
             errors.append(e)

@@ -86,11 +86,36 @@ def narrate(s, ev, you_seat) -> str | None:
         return f"*** {who('winner').capitalize()} {verb('winner', 'win', 'wins')} the round! ***"
     if t == "score":
         return f"{who().capitalize()} {verb('player', 'score', 'scores')} {ev['points']} (total {ev['total']})"
+    if t == "counter":
+        hidden = next((c.get("hidden") for c in s.rules.counters if c["name"] == ev["name"]), False)
+        if "player" in ev:
+            if hidden and ev["player"] != you_seat:
+                return f"{who().capitalize()} {verb('player', 'note', 'notes')} their {ev['name'].replace('_', ' ')}"
+            return f"{who().capitalize()}: {ev['name'].replace('_', ' ')} is now {_value(ev['value'])}"
+        return f"{ev['name'].replace('_', ' ').capitalize()} is now {_value(ev['value'])}"
+    if t == "take":
+        mine = you_seat in (ev.get("player"), ev.get("from"))
+        card = f" ({ev['card']})" if mine else ""
+        return (f"{who().capitalize()} {verb('player', 'take', 'takes')} a card{card} from "
+                f"{_seat_name(s, ev['from'], you_seat)}")
+    if t == "look_at":
+        seen = f": {', '.join(ev['cards'])}" if ev.get("player") == you_seat and ev.get("cards") is not None else ""
+        return f"{who().capitalize()} {verb('player', 'look', 'looks')} at {_seat_name(s, ev['other'], you_seat)}'s hand{seen}"
+    if t == "discard":
+        return f"{who().capitalize()} {verb('player', 'discard', 'discards')} {', '.join(ev['cards'])}"
+    if t == "choose":
+        if "name" in ev:
+            return f"{who().capitalize()} {verb('player', 'choose', 'chooses')} {ev['value']} ({ev['name'].replace('_', ' ')})"
+        return f"Seat {ev['player']} is chosen" if ev.get("player") != you_seat else "You are chosen"
     if t == "cut":
         return f"The dealer's cut is {'exact' if ev['exact'] else 'not exact'}"
     if t == "error":
         return f"Rule error: {ev['message']}"
     return None
+
+
+def _value(v):
+    return "set" if v is True else "not set" if v is False else str(v)
 
 
 def table(s, you_seat) -> str:
@@ -105,12 +130,20 @@ def table(s, you_seat) -> str:
     if len(s.rules.sides) > 1:
         lines[0] += f"   Side: {s.rules.sides[s.side]}"
     lines.append("Your hand: " + (", ".join(sorted(s.card_name(c) for c in s.hands[you_seat])) or "(empty)"))
+    obs = s.observe(you_seat)
+    for name, v in obs.counters.items():
+        shown = " · ".join(f"{_seat_name(s, q, you_seat)} {_value(x)}" for q, x in enumerate(v) if x is not None) \
+            if isinstance(v, list) else _value(v)
+        lines.append(f"{name.replace('_', ' ').capitalize()}: {shown}")
+    for q, cards in obs.shown.items():
+        lines.append(f"You saw {_seat_name(s, q, you_seat)}'s hand: {', '.join(c.name for c in cards) or '(empty)'}")
     return "\n".join(lines)
 
 
 PROMPTS = {"turn": "Your turn", "drawn": "You drew a playable card", "color": "Name a color",
            "player": "Choose a player", "card": "Choose a card to give", "challenge": "Challenge the attack?",
-           "respond": "You are attacked: answer?", "jump_in": "Jump in?", "catch": "Catch a player who did not call UNO?"}
+           "respond": "You are attacked: answer?", "jump_in": "Jump in?", "catch": "Catch a player who did not call UNO?",
+           "take": "Choose a card to take", "option": "Choose", "number": "Choose a number", "kind": "Name a card kind"}
 
 
 def play_game(game, *, seed: int, you: int = 0, agents=("greedy",), read, write) -> object:

@@ -11,18 +11,26 @@ def bind(impl, who, where, ex, per_subject=False, loop_name=None, **kw):
     """A compiled action: evaluate its subject(s), then run the primitive for each, naming the rule
     (file:line:col) in any runtime error. With `per_subject` each subject gets an env of its own in
     which it is the default performer (`_who`) and, in a named loop, bound to the loop's name."""
+    together = kw.get("at_once", False)        # the subjects choose first, then everything moves at once
+
     def run(s, env):
         try:
             players = who(s, env)
-            if per_subject:
+            if per_subject or together:
                 envs = []
                 for p in players:
                     e = dict(env)
-                    e["_who"] = p
-                    e.pop("_color", None)
+                    if per_subject:
+                        e["_who"] = p
+                        e.pop("_color", None)
                     if loop_name is not None:
                         e[loop_name] = p
                     envs.append(e)
+                if together:
+                    batch = []
+                    for e in envs:
+                        e["_batch"] = batch
+                    s.agenda.append((commit_batch, batch))      # runs once every subject has chosen
             else:
                 envs = [env] * len(players)
             if len(players) == 1:
@@ -156,13 +164,14 @@ def act_swap_hands(s, env, p, ex, kw):
 
 
 def act_pass_hands(s, env, p, ex, kw):
+    direction = kw["direction"] or s.direction          # by default, the direction of play
     alive = [q for q in range(s.n) if not s.out[q]]
     new = list(s.hands)
     for q in alive:
-        new[s.next_of(q)] = s.hands[q]
+        new[s.step(q, direction)] = s.hands[q]
     s.hands = new
     s.exposed = []
-    s.emit("pass_hands", direction="clockwise" if s.direction == 1 else "counterclockwise")
+    s.emit("pass_hands", direction="clockwise" if direction == 1 else "counterclockwise")
 
 
 def act_shuffle_hands(s, env, p, ex, kw):
@@ -186,18 +195,35 @@ def act_flip(s, env, p, ex, kw):
     s.emit("flip", side=s.rules.sides[s.side], top=s.card_name(top))
 
 
+def _card_options(s, cards, where, env, exclude=()):
+    """One "card" action per face among `cards` for which `where` holds (`card` bound to it)."""
+    out = {}
+    for c in cards:
+        if c in exclude:
+            continue
+        if where is not None:
+            e = dict(env)
+            e["card"] = c
+            if not where(s, e):
+                continue
+        out.setdefault(s.face_of(c), Action("card", c))
+    return [a for _, a in sorted(out.items())]
+
+
 def act_give(s, env, p, ex, kw):
     q = ex["to"](s, env)
     n = int(ex["count"](s, env))
-    _give_next(s, (p, q, n))
+    batch = env.get("_batch") if kw["at_once"] else None
+    _give_next(s, (p, q, n, ex.get("where"), env, batch, []))
 
 
 def _give_next(s, ctx):
-    p, q, n = ctx
-    if q is None or n <= 0 or not s.hands[p] or p == q:
+    p, q, n, where, env, batch, picked = ctx
+    if q is None or n <= 0 or p == q:
         return
-    opts = sorted({s.face_of(c): Action("card", c) for c in s.hands[p]}.items())
-    opts = [a for _, a in opts]
+    opts = _card_options(s, s.hands[p], where, env, picked)
+    if not opts:
+        return
     if len(opts) == 1:
         _give_answer(s, ctx, opts[0])
         return
@@ -205,12 +231,68 @@ def _give_next(s, ctx):
 
 
 def _give_answer(s, ctx, a):
-    p, q, n = ctx
-    s.hands[p].remove(a.value)
-    s.hands[q].append(a.value)
+    p, q, n, where, env, batch, picked = ctx
+    if batch is not None:                # at once: every giver chooses first, then the cards move
+        picked.append(a.value)
+        batch.append((p, q, a.value))
+    else:
+        _move(s, p, q, a.value, "give")
+    s.push(_give_next, (p, q, n - 1, where, env, batch, picked))
+
+
+def _move(s, p, q, card, event):
+    s.hands[p].remove(card)
+    s.hands[q].append(card)
     _track_exposure(s, p, q)
-    s.emit("give", player=p, to=q, card=s.card_name(a.value))
-    s.push(_give_next, (p, q, n - 1))
+    s.emit(event, player=p, to=q, card=s.card_name(card))
+
+
+def commit_batch(s, batch):
+    """The moves of a `give ... at once`, made together once every giver has chosen."""
+    for p, q, card in batch:
+        _move(s, p, q, card, "give")
+
+
+def act_take(s, env, p, ex, kw):
+    q = ex["from"](s, env)
+    n = int(ex["count"](s, env))
+    if q is None or q == p:
+        return
+    _look(s, p, q)
+    _take_next(s, (p, q, n, ex.get("where"), env))
+
+
+def _take_next(s, ctx):
+    p, q, n, where, env = ctx
+    if n <= 0:
+        return
+    opts = _card_options(s, s.hands[q], where, env)
+    if not opts:
+        return
+    s.ask("take", p, opts, _take_answer, ctx)
+
+
+def _take_answer(s, ctx, a):
+    p, q, n, where, env = ctx
+    s.hands[q].remove(a.value)
+    s.hands[p].append(a.value)
+    _track_exposure(s, p, q)
+    s.emit("take", player=p, **{"from": q}, card=s.card_name(a.value))
+    _look(s, p, q)
+    s.push(_take_next, (p, q, n - 1, where, env))
+
+
+def _look(s, p, q):
+    """p sees q's hand as it is now (kept in p's observation only)."""
+    s.shown.setdefault(p, {})[q] = list(s.hands[q])
+
+
+def act_look_at(s, env, p, ex, kw):
+    q = ex["owner"](s, env)
+    if q is None or q == p:
+        return
+    _look(s, p, q)
+    s.emit("look_at", player=p, other=q, cards=[s.card_name(c) for c in s.hands[q]] if s.log is not None else None)
 
 
 def act_give_hand(s, env, p, ex, kw):
@@ -255,13 +337,95 @@ def _exchange_answer(s, ctx, a):
     s.push(_exchange_pick, pair, picked, i + 1)
 
 
-def act_discard_color(s, env, p, ex, kw):
-    c = ex["color"](s, env)
-    keep = [x for x in s.hands[p] if s.ccolor[x] != c]
-    gone = [x for x in s.hands[p] if s.ccolor[x] == c]
-    s.hands[p] = keep
+def act_discard_all(s, env, p, ex, kw):
+    v = ex["what"](s, env)
+    of = s.ckind if kw["by_kind"] else s.ccolor           # a card kind, or a color
+    gone = [x for x in s.hands[p] if of[x] == v]
+    if not gone:
+        return
+    s.hands[p] = [x for x in s.hands[p] if of[x] != v]
     s.discard[-1:-1] = gone
-    s.emit("discard_color", player=p, count=len(gone))
+    s.emit("discard", player=p, count=len(gone), cards=[s.card_name(c) for c in gone])
+
+
+# ---- memory: counters and flags ----------------------------------------------------------------
+
+def _store(s, kw, p, value):
+    name = kw["name"]
+    if kw["per_player"]:
+        s.memory[name][p] = value
+        s.set_at[name][p] = s.turn_serial
+    else:
+        s.memory[name] = value
+    if s.log is not None:
+        s.emit("counter", name=name, value=value, **({"player": p} if kw["per_player"] else {}))
+
+
+def _value(s, kw, p):
+    return s.memory[kw["name"]][p] if kw["per_player"] else s.memory[kw["name"]]
+
+
+def act_set_counter(s, env, p, ex, kw):
+    _store(s, kw, p, ex["value"](s, env) if "value" in ex else True)
+
+
+def act_add_counter(s, env, p, ex, kw):
+    _store(s, kw, p, _value(s, kw, p) + ex["amount"](s, env))
+
+
+def act_clear_counter(s, env, p, ex, kw):
+    _store(s, kw, p, False if kw["flag"] else 0)
+
+
+# ---- choices of named options, numbers and kinds --------------------------------------------------
+
+MAX_CHOICES = 1000
+
+
+def act_choose_option(s, env, p, ex, kw):
+    s.ask("option", p, [Action("option", o) for o in kw["options"]], _chosen, (env, kw["name"]))
+
+
+def act_choose_number(s, env, p, ex, kw):
+    if "from" in ex:
+        lo, hi = int(ex["from"](s, env)), int(ex["to"](s, env))
+        if hi < lo:
+            raise RuleRuntimeError(f"there is no number from {lo} to {hi} to choose")
+        if hi - lo >= MAX_CHOICES:
+            raise RuleRuntimeError(f"a choice of {hi - lo + 1} numbers; the limit is {MAX_CHOICES}")
+        opts = [Action("number", v) for v in range(lo, hi + 1)]
+    else:                                  # a number kind of the side in play
+        opts = [Action("kind", k) for k in s.kinds_in_play() if s.rules.kinds[k].category == "number"]
+    _ask_choice(s, env, p, kw["name"], opts)
+
+
+def act_choose_kind(s, env, p, ex, kw):
+    where = ex.get("where")
+    opts = []
+    for k in s.kinds_in_play():
+        if where is not None:
+            e = dict(env)
+            e["candidate"] = k
+            if not where(s, e):
+                continue
+        opts.append(Action("kind", k))
+    _ask_choice(s, env, p, kw["name"], opts)
+
+
+def _ask_choice(s, env, p, name, opts):
+    if not opts:
+        raise RuleRuntimeError(f"there is nothing to choose as `{name}`")
+    if len(opts) == 1:
+        _chosen(s, (env, name), opts[0])
+        return
+    s.ask(opts[0].kind, p, opts, _chosen, (env, name))
+
+
+def _chosen(s, ctx, a):
+    env, name = ctx
+    env[name] = a.value
+    s.emit("choose", player=env.get("_who"), name=name,
+           value=s.rules.kinds[a.value].name if a.kind == "kind" else a.value)
 
 
 def act_score(s, env, p, ex, kw):

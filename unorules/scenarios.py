@@ -18,9 +18,9 @@ from .loader import parse_yaml, read_text
 
 TOP_KEYS = ["name", "rulebook", "include", "with", "options", "players", "seed", "given", "start", "defaults", "script",
             "expect"]
-GIVEN_KEYS = ["dealer", "hands", "discard", "draw_pile", "color", "turn", "direction", "side", "scores"]
+GIVEN_KEYS = ["dealer", "hands", "discard", "draw_pile", "color", "turn", "direction", "side", "scores", "counters"]
 EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side", "draw_pile_size", "discard_size",
-               "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error"]
+               "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error", "counters"]
 DECISION_KEYS = ["play", "draw", "keep", "challenge", "respond", "jump_in", "catch", "perform", "choose", "chance", "expect"]
 MODIFIERS = ["color", "target", "uno"]
 DEFAULT_KINDS = ["challenge", "catch", "jump_in", "respond", "perform", "keep", "choose", "draw"]
@@ -28,7 +28,8 @@ DEFAULT_KINDS = ["challenge", "catch", "jump_in", "respond", "perform", "keep", 
 # engine decision kind -> the script keys that answer it
 ANSWERS = {"turn": ("play", "draw"), "drawn": ("play", "keep"), "color": ("choose",), "player": ("choose",),
            "card": ("choose",), "challenge": ("challenge",), "respond": ("respond",), "jump_in": ("jump_in",),
-           "catch": ("catch",), "perform": ("perform",), "chance": ("chance",)}
+           "catch": ("catch",), "perform": ("perform",), "chance": ("chance",), "option": ("choose",),
+           "number": ("choose",), "kind": ("choose",), "take": ("choose",)}
 
 
 class ScenarioError(RulebookError):
@@ -211,6 +212,41 @@ class _Setup:
         return self.rules.color_names.index(v)
 
 
+def _given_counters(su, s: State, raw, given):
+    """`given.counters`: {NAME: value} for the table's, {NAME: {SEAT: value}} for the players'."""
+    if not isinstance(raw, dict):
+        su.err("`given.counters` maps counter and flag names to values", given, "counters")
+        return
+    declared = {c["name"]: c for c in s.rules.counters}
+    for name, value in raw.items():
+        c = declared.get(name)
+        if c is None:
+            su.err(f"the rulebook has no counter or flag `{name}`", raw, name, did_you_mean(str(name), declared))
+            continue
+        want = bool if c["kind"] == "flag" else int
+
+        def ok(v):
+            return isinstance(v, bool) if want is bool else (isinstance(v, int) and not isinstance(v, bool))
+        if c["per"] == "player":
+            if not isinstance(value, dict):
+                su.err(f"`{name}` is kept per player: give {{SEAT: value}}", raw, name)
+                continue
+            for seat, v in value.items():
+                q = su.seat(seat, value, seat)
+                if q is None:
+                    continue
+                if not ok(v):
+                    su.err(f"`{name}` is a {c['kind']}: {'true or false' if want is bool else 'a whole number'}, not {v!r}",
+                           value, seat)
+                    continue
+                s.memory[name][q] = v
+        elif not ok(value):
+            su.err(f"`{name}` is a {c['kind']}: {'true or false' if want is bool else 'a whole number'}, not {value!r}",
+                   raw, name)
+        else:
+            s.memory[name] = value
+
+
 def build(sc: Scenario) -> tuple[State, Game]:
     from .loader import SUFFIXES, load
     d = sc.data
@@ -293,6 +329,8 @@ def build(sc: Scenario) -> tuple[State, Game]:
             sq = su.seat(seat, given["scores"], seat)
             if sq is not None:
                 s.scores[sq] = int(v)
+    if "counters" in given:
+        _given_counters(su, s, given["counters"], given)
     if start == "turn":
         s.round = 1
         top = discard[-1]
@@ -451,11 +489,21 @@ def _choose(s: State, d, v) -> Action:
             if a.value == v:
                 return a
         raise _Reject(f"seat {v} may not be chosen (may: {', '.join(str(a.value) for a in d.options)})")
-    if d.kind == "card":
+    if d.kind in ("card", "take"):
         for a in d.options:
             if _card_matches(s, a.value, v):
                 return a
         raise _Reject(f"`{v}` may not be chosen (may: {', '.join(s.card_name(a.value) for a in d.options)})")
+    if d.kind in ("option", "number"):
+        for a in d.options:
+            if a.value == v and type(a.value) is type(v):
+                return a
+        raise _Reject(f"`{v}` may not be chosen (may: {', '.join(str(a.value) for a in d.options)})")
+    if d.kind == "kind":
+        for a in d.options:
+            if s.rules.kinds[a.value].name == str(v):
+                return a
+        raise _Reject(f"`{v}` may not be named (may: {', '.join(s.rules.kinds[a.value].name for a in d.options)})")
     raise _Reject(f"nothing to choose in a {d.kind} decision")
 
 
@@ -516,6 +564,13 @@ def run(sc: Scenario) -> Result:
                     # `play: wild` then `choose: yellow`: the engine takes both as one play
                     entry = {**entry, "color": nxt["choose"]}
                     consumed = 2
+                if ekey == "choose" and isinstance(entry["choose"], list) and d.kind in ("card", "take"):
+                    # `choose: [CARD, CARD]`: one card decision after another, by the same player
+                    first, rest = entry["choose"][0] if entry["choose"] else None, entry["choose"][1:]
+                    if rest:
+                        script[i] = {**entry, "choose": rest}
+                        consumed = 0
+                    entry = {**entry, "choose": first}
                 try:
                     answer = _answer(s, d, ekey, entry)
                 except _Reject as r:
@@ -655,6 +710,23 @@ def compare(s: State, expect: dict, rejected: str | None) -> list[str]:
             problem = _match_events(s.log or [], want)
             if problem:
                 out.append(problem)
+        elif key == "counters":
+            for name, value in (want or {}).items():
+                if name not in s.memory:
+                    out.append(f"expect.counters: the rulebook has no counter or flag `{name}`")
+                    continue
+                got = s.memory[name]
+                if isinstance(value, dict):
+                    if not isinstance(got, list):
+                        out.append(f"expect.counters.{name}: `{name}` is kept for the table, not per player")
+                        continue
+                    for seat, v in value.items():
+                        if not (isinstance(seat, int) and 0 <= seat < len(got)):
+                            out.append(f"expect.counters.{name}: there is no seat {seat}")
+                        elif got[seat] != v or type(got[seat]) is not type(v):
+                            diff(f"counters.{name}.{seat}", v, got[seat])
+                elif got != value or isinstance(got, list):
+                    diff(f"counters.{name}", value, got)
         elif key == "error":
             if rejected is None:
                 pass            # reported by the runner

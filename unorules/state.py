@@ -95,6 +95,8 @@ class Game:
         self.quiet_play = [no_play_hooks and not k.effects.get("play") for k in rules.kinds]   # kind -> nothing runs
         self.turn_start_hooks = "turn_start" in rules.triggers
         self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
+        self.resets = {when: [c for c in rules.counters if c.get("reset") == when] for when in ("turn", "round", "next_turn")}
+        self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"])
 
     def play_actions(self, n, side):
         """The play actions of cards 0..n-1, built once: without and with the call, and those that
@@ -162,6 +164,15 @@ class State(StateViews):
         self.counts = {"drawn": 0, "challenges": 0, "challenges_won": 0, "catches": 0, "reshuffles": 0,
                        "plays": 0, "decisions": 0, "turn_decisions": 0}
         self.history: list[Action] = []
+        # memory: counters and flags (per game a value, per player a list by seat), when each
+        # per-player value was last set (a turn serial), and what each player was shown of others' hands
+        self.memory: dict[str, object] = {}
+        self.set_at: dict[str, list[int]] = {}
+        self.turn_serial = 0
+        self.last_turn: list[int] = [-1] * n
+        for c in self.rules.counters:
+            self.reset_counter(c)
+        self.shown: dict[int, dict[int, list[int]]] = {}
         self.tracked_players: set[int] = set()          # original players who played a tracked kind
 
     # -- cards ----------------------------------------------------------------------------------
@@ -215,6 +226,18 @@ class State(StateViews):
         match = (faces, [game.face_mask[f] for f in faces], opts, opts_call, game.color_bit, game.kind_bit,
                  not all(rules.plain_match), rules.turn["multi_play"])
         return ccolor, ckind, match, [None] * len(faces)
+
+    def reset_counter(self, c):
+        empty = False if c["kind"] == "flag" else 0
+        if c["per"] == "player":
+            self.memory[c["name"]] = [empty] * self.n
+            self.set_at[c["name"]] = [-1] * self.n
+        else:
+            self.memory[c["name"]] = empty
+
+    def kinds_in_play(self) -> list[int]:
+        """The card kinds the deck shows on the side in play."""
+        return sorted(set(self.ckind))
 
     def color_of(self, card):
         return self.ccolor[card]

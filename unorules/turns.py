@@ -28,6 +28,9 @@ def begin_round(s: State, shuffle: bool = True):
     s.exposed = []
     s.streak = 0
     s.attack = None
+    s.shown = {}
+    for c in s.game.resets["round"] + s.game.resets["turn"] + s.game.resets["next_turn"]:
+        s.reset_counter(c)
     if s.round > 1:
         s.dealer = s.step(s.dealer, 1)
     s.emit("round_start", dealer=s.dealer)
@@ -119,6 +122,8 @@ def begin_turn(s: State, p):
         return
     if s.exposed:
         s.exposed = []
+    if game.turn_resets:
+        expire_memory(s, p)
     if s.log is not None:
         s.emit("turn", player=p)
     if game.turn_start_hooks:
@@ -126,6 +131,21 @@ def begin_turn(s: State, p):
         s.fire("turn_start", {"me": p, "_who": p})
     else:
         turn_decision(s, p)
+
+
+def expire_memory(s: State, p):
+    """A new turn (p's) begins: values kept for the turn are cleared, and so is a value kept until
+    a player's next turn once that turn (begun after the value was set) is over."""
+    s.turn_serial += 1
+    for c in s.game.resets["turn"]:
+        s.reset_counter(c)
+    for c in s.game.resets["next_turn"]:
+        values, set_at = s.memory[c["name"]], s.set_at[c["name"]]
+        empty = False if c["kind"] == "flag" else 0
+        for q in range(s.n):
+            if values[q] != empty and s.last_turn[q] > set_at[q]:
+                values[q] = empty
+    s.last_turn[p] = s.turn_serial
 
 
 def turn_decision(s: State, p):

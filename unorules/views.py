@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 from .compiler import NO_COLOR
 
+
 class CardView(NamedTuple):
     card: int
     name: str
@@ -32,6 +33,8 @@ class Observation(NamedTuple):
     attacker: int | None
     colors: list
     color_names: list
+    counters: dict = {}        # name -> value, or (per player) a list by seat; hidden values of others: None
+    shown: dict = {}           # seat -> [CardView]: what this player was shown of that player's hand
 
 
 _KIND_ORDER = {"play": 0, "play_many": 1, "respond": 0, "jump_in": 0, "draw": 5, "keep": 5}
@@ -44,7 +47,7 @@ class StateViews:
         """The legal actions, deterministic and sorted (plays by card face, then the rest)."""
         if self.terminal:
             return []
-        if self.decision.kind not in ("turn", "drawn", "respond", "jump_in", "card"):
+        if self.decision.kind not in ("turn", "drawn", "respond", "jump_in", "card", "take"):
             return list(self.decision.options)          # already in the engine's fixed order
         faces = self.card_faces[self.side]
 
@@ -75,7 +78,14 @@ class StateViews:
         if k == "player":
             return f"choose seat {v}"
         if k == "card":
-            return f"give {self.card_name(v)}"
+            taking = self.decision is not None and self.decision.kind == "take"
+            return f"{'take' if taking else 'give'} {self.card_name(v)}"
+        if k == "option":
+            return f"choose {v}"
+        if k == "number":
+            return f"choose {v}"
+        if k == "kind":
+            return f"name {self.rules.kinds[v].name}"
         if k == "challenge":
             return "challenge" if v else "don't challenge"
         if k == "catch":
@@ -128,7 +138,19 @@ class StateViews:
             direction=self.direction, side=self.side, draw_pile_size=len(self.draw_pile),
             current=self.current, next=self.next_of(p), attacker=attacker,
             colors=list(self.rules.side_colors[self.side]),
-            color_names=self.rules.color_names)
+            color_names=self.rules.color_names,
+            counters=self.public_counters(p) if self.memory else {},
+            shown={q: [views[c] or self.card_view(q, c) for c in cards] for q, cards in self.shown.get(p, {}).items()})
+
+    def public_counters(self, p) -> dict:
+        """The counters and flags as player p may see them: a hidden one's other values are None."""
+        out = {}
+        for c in self.rules.counters:
+            v = self.memory[c["name"]]
+            if c["per"] == "player":
+                v = [x if (q == p or not c.get("hidden")) else None for q, x in enumerate(v)]
+            out[c["name"]] = v
+        return out
 
     def card_view(self, p, c) -> CardView:
         """Card c as its holder p sees it; kept for the side when its points are the card's alone."""

@@ -42,6 +42,7 @@ ATTRIBUTES = {
     ("player", "next"): "player",      # the player after them in the direction of play (players who are out skipped)
     ("player", "previous"): "player",
     ("hand", "size"): "number",
+    ("hand", "points"): "number",     # the points of its cards, by each card's own `points` rule
     ("card", "color"): "color",
     ("card", "kind"): "kind",
     ("card", "rank"): "number",
