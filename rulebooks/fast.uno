@@ -1,15 +1,12 @@
-# Fast UNO (RULES.md section 5, seed 000, South African UNO League): killer rules plus the 7 swap
-# with its defence, wild draw four stacks up to 16 cards, the cut, and the hat trick.
-# Not modelled: the bets on the cut (no rational player takes a 1-in-15 bet at even money).
+# Fast UNO (RULES.md sections 5 and 10, seed 000, South African UNO League): killer rules plus the
+# 7 swap with its defence, wild draw four stacks up to 16 cards, the cut with its bets, and the hat
+# trick.
 rulebook fast "Fast UNO: killer with the 7 swap and its defence, capped stacks, the cut and the hat trick"
 
 extends killer
 option stack_limit = 16 "wild draw fours add up to at most 16 cards"
 option cut_chance = 0.0667 "how often the dealer cuts exactly 7 cards per player (assumed 1/15)"
-
-setup {
-  cut chance cut_chance: score -50
-}
+counter bet per player reset each round
 
 # A 7 swaps hands with a chosen player, unless that player defends with a 7 of their own: then the
 # defender names another player with whom the first 7's player must swap.
@@ -17,6 +14,27 @@ react to 7 with 7:
   choose other player where candidate != attacker
   attacker swap hands with chosen
   cancel attack
+
+# The cut: the dealer cuts the deck; exactly 7 cards per player scores -50. Before it is known,
+# every other player bets `missed` or `exact` (kept in `bet`: 1 exact, 2 missed); a right bet
+# scores -50, a wrong one +50. In simulation the cut is a chance with the odds `cut_chance`
+# (greedy players bet the first option, `missed`, the likely one).
+on round_start:
+  each other as p {
+    choose one of missed, exact as guess
+    set bet to if guess == "exact" then 1 else 2
+  }
+  chance cut {
+    exact weight cut_chance {
+      score -50
+      each other as p if p.bet == 1 { score -50 }
+      else { score 50 }
+    }
+    missed weight 1 - cut_chance {
+      each other as p if p.bet == 2 { score -50 }
+      else { score 50 }
+    }
+  }
 
 on play of 7 if me.hand.size > 0:
   choose other player

@@ -1,6 +1,6 @@
 # UNO as RLCard 1.2.0 plays it (rlcard.games.uno), for benchmarks: the same mean number of
 # decisions per game and seat-0 win rate as RLCard under random play (bench/speed.py checks it).
-# Its rules, as ../shared/bench/handcoded_uno.py lists them: 108 cards; seat 0 leads; a wild draw
+# Its rules, as the project's hand-written reference simulator lists them: 108 cards; seat 0 leads; a wild draw
 # four may be played only when nothing else can be; drawing only when nothing can be played; a
 # drawn card is played at once when it is wild (as a plain wild) or of the current color, and kept
 # otherwise; reverse with two players is only a reverse; no stacking, no challenge, no UNO call;

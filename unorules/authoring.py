@@ -7,7 +7,7 @@ CARD_TEMPLATE = '''\
 # A custom card for unorules: edit the lines below, then
 #   check it:             unorules validate {base} --with {file}
 #   read it back:         unorules explain {base} --with {file} --card {name}
-#   test it:              write a scenario with `with: [{file}]` (see SCENARIOS.md), `unorules test`
+#   test it:              write a scenario with `with: [{file}]` (docs/scenarios.md), `unorules test`
 #   play it:              unorules play {base} --with {file}
 #   see how it changes the game:  unorules compare {base} --with {file}
 module {name} "{title}"

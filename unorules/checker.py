@@ -435,11 +435,11 @@ class Checker:
                     self.error("U0202", "an option is given twice", a, "options")
                 kind = "text"
             elif k == "choose_number":
-                kind = "number" if "from" in a else "kind"
-                for key in ("from", "to"):
+                kind = "number" if "low" in a else "kind"
+                for key in ("low", "high"):
                     if key in a:
                         self.expect(a[key], "number", scope)
-                if "from" not in a and not any(n.isdigit() for n in self.cards):
+                if "low" not in a and not any(n.isdigit() for n in self.cards):
                     self.error("U0403", "there are no number cards to name", a)
             else:
                 kind = "kind"

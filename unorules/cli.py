@@ -552,7 +552,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
 @click.option("--json", "as_json", is_flag=True, help="A machine-readable report.")
 @click.option("-v", "--verbose", is_flag=True, help="Show the decision trace of passing scenarios too.")
 def test_cmd(paths, as_json, verbose):
-    """Run scenario files and folders (SCENARIOS.md): one line per scenario, exit 1 on any failure."""
+    """Run scenario files and folders (docs/scenarios.md): one line per scenario, exit 1 on any failure."""
     from .testing import report, run_scenarios
     results = run_scenarios(paths)
     passed = sum(r.ok for r in results)

@@ -355,7 +355,7 @@ class Compiler:
         # and a loop's name is bound to the player of each round of the loop
         per_subject = subj is not None and (loop_name is not None or k in BLOCK_KINDS)
         ex = {key: self.expr(a[key]) for key in ("count", "color", "with", "to", "amount", "target", "penalty", "where",
-                                                 "what", "value", "from", "hand")
+                                                 "what", "value", "from", "hand", "low", "high")
               if isinstance(a.get(key), dict)}
         impl = getattr(E, "act_" + k)
         kw = {}

@@ -217,8 +217,8 @@ class Words:
         if k == "choose_option":
             return f"{v('choose', 'chooses')} one of {', '.join(a['options'][:-1])} or {a['options'][-1]} (the {a['as']})"
         if k == "choose_number":
-            if "from" in a:
-                return f"{v('choose', 'chooses')} a number from {self.expr(a['from'])} to {self.expr(a['to'])} ({a['as']})"
+            if "low" in a:
+                return f"{v('choose', 'chooses')} a number from {self.expr(a['low'])} to {self.expr(a['high'])} ({a['as']})"
             return f"{v('name', 'names')} a number ({a['as']})"
         if k == "choose_kind":
             cond = f" such that {self.expr(a['where'])}".replace("that player", "it") if "where" in a else ""

@@ -189,7 +189,7 @@ class _Format:
         if k == "choose_option":
             return [Line(f"{ind}{subj}choose one of {', '.join(a['options'])} as {a['as']}", src)]
         if k == "choose_number":
-            rng = f" from {expr(a['from'])} to {expr(a['to'])}" if "from" in a else ""
+            rng = f" from {expr(a['low'])} to {expr(a['high'])}" if "low" in a else ""
             return [Line(f"{ind}{subj}choose number{rng} as {a['as']}", src)]
         if k == "choose_kind":
             where = f" where {expr(a['where'])}" if "where" in a else ""

@@ -385,9 +385,10 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
     for side in own.get("sides", []):
         sides = merged.setdefault("sides", [])
         sides[:] = [s for s in sides if s["name"] != side["name"]] + [side]
-    for opt in own.get("options", []):
-        opts = merged.setdefault("options", [])
-        opts[:] = [o for o in opts if o["name"] != opt["name"]] + [opt]
+    for key in ("options", "counters"):          # by name: a later declaration replaces an earlier one
+        for item in own.get(key, []):
+            items = merged.setdefault(key, [])
+            items[:] = [o for o in items if o["name"] != item["name"]] + [item]
     for block in SETTING_BLOCKS:
         if block in own:
             if included:
@@ -409,6 +410,14 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
             asm.spans.put(block_now, asm.spans.at(own[block]))
             asm.origins[id(block_now)] = asm.origins.get(id(own[block]))
             asm.keep.append(block_now)
+    for removal in own.get("remove_settings", []):
+        block = merged.get(removal["block"], {})
+        if removal["key"] not in block:
+            asm.error("U0204", f"there is no `{removal['block']} {removal['key']}` to remove", removal, "key",
+                      "not set", did_you_mean(removal["key"], block) or
+                      (f"set here: {', '.join(block)}" if block else f"nothing is set in `{removal['block']}`"))
+            continue
+        merged[removal["block"]] = {k: v for k, v in block.items() if k != removal["key"]}
     cards = merged.setdefault("cards", [])
     by_name = {c["names"][0]: c for c in cards}
     seen_here: set[str] = set()

@@ -578,7 +578,7 @@ class ToIR(Transformer):
         lo, hi, name = c
         d = self.node(meta, kind="choose_number", as_=name)
         if lo is not None:
-            d["from"], d["to"] = lo, hi
+            d["low"], d["high"] = lo, hi
         return d
 
     def choose_kind(self, meta, c):

@@ -387,8 +387,8 @@ def act_choose_option(s, env, p, ex, kw):
 
 
 def act_choose_number(s, env, p, ex, kw):
-    if "from" in ex:
-        lo, hi = int(ex["from"](s, env)), int(ex["to"](s, env))
+    if "low" in ex:
+        lo, hi = int(ex["low"](s, env)), int(ex["high"](s, env))
         if hi < lo:
             raise RuleRuntimeError(f"there is no number from {lo} to {hi} to choose")
         if hi - lo >= MAX_CHOICES:

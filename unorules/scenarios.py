@@ -1,4 +1,4 @@
-"""Scenario files (../shared/SCENARIOS.md): a given state, scripted decisions, expectations.
+"""Scenario files (docs/scenarios.md): a given state, scripted decisions, expectations.
 
 `load_scenarios(path)` reads and validates a file (unknown keys, unknown cards, cards placed more
 often than the deck holds them, seats out of range: each reported with file, key path and a hint);
@@ -341,7 +341,7 @@ def build(sc: Scenario) -> tuple[State, Game]:
                 if c not in rules.side_colors[side]:
                     su.err(f"`{given['color']}` is not a color of the side in play", given, "color")
                 s.color = c
-        elif s.color == NO_COLOR:
+        elif s.color == NO_COLOR and rules.side_colors[side]:
             su.err("the top card has no color: give the current `color`", given, "discard")
         turn = su.seat(given["turn"], given, "turn") if "turn" in given else s.step(s.dealer, 1)
         s.streak = 0            # how many of the top card's kind lie in a row on the given pile

@@ -236,8 +236,9 @@ class State(StateViews):
             self.memory[c["name"]] = empty
 
     def kinds_in_play(self) -> list[int]:
-        """The card kinds the deck shows on the side in play."""
-        return sorted(set(self.ckind))
+        """The card kinds of the rulebook's deck on the side in play (what a player may name)."""
+        faces = self.rules.faces
+        return sorted({faces[f][1] for f in self.rules.deck[self.side]})
 
     def color_of(self, card):
         return self.ccolor[card]
@@ -527,10 +528,11 @@ class State(StateViews):
                     continue
             tenv = dict(env)
             tenv.pop("_color", None)
-            if t.cond is not None and not t.cond(self, tenv):
-                continue
             self.push(depth_down)
-            self.push_actions(t.actions, tenv)
+            if t.cond is None:
+                self.push_actions(t.actions, tenv)
+            else:       # judged when the trigger runs: after the card's own effect and earlier triggers
+                self.push(run_trigger, t, tenv)
             self.push(depth_up)
 
     # -- rounds and scoring ---------------------------------------------------------------------
@@ -550,6 +552,11 @@ class State(StateViews):
         self.emit("game_end", winner=winner, outcome=outcome)
 
 
+
+
+def run_trigger(s, t, env):
+    if t.cond(s, env):
+        s.push_actions(t.actions, env)
 
 
 def depth_up(s):
