@@ -85,7 +85,7 @@ def test_explain_a_custom_card_in_plain_words():
 def test_explain_reactions_challenges_and_house_rules():
     out = run_cli("explain", "classic", "--include", "stacking", "--include", "seven_o")[1]
     assert "answer a `draw_two` with a `draw_two`" in out and "the attack passes to the next player" in out
-    assert "Whenever a `0` is played" in out
+    assert "Whenever you play a `0`" in out
     out = run_cli("explain", "classic")[1]
     assert "It is legal only when you hold no card of the current color" in out
     assert "If the attacked player challenges it" in out

@@ -20,6 +20,8 @@ NAMES = {
     "challenger": "the challenger", "chosen": "the chosen player", "revealed": "the revealed card",
     "candidate": "that player",
 }
+NEGATED = {"just_drawn": "it was not just drawn", "first_card": "the round's first card is no longer on top",
+           "clockwise": "play goes counterclockwise"}
 ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
 COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
            ">=": "is at least"}
@@ -116,7 +118,9 @@ class Words:
                 return f"{self.expr(inner['of'])} is not wild"
             if inner["kind"] == "binary" and inner["op"] == "==":
                 return self.expr(dict(inner, op="!="))
-            return f"not ({self.expr(inner)})"
+            if inner["kind"] == "name" and inner["name"] in NEGATED:
+                return NEGATED[inner["name"]]
+            return f"it is not so that {self.expr(inner)}"
         if k == "neg":
             return f"minus {self.expr(e['of'])}"
         if k == "binary":
@@ -191,7 +195,8 @@ class Words:
             who = "another player" if a["other"] else "a player"
             cond = f" such that {self.expr(a['where'])}" if "where" in a else ""
             name = a.get("as", "chosen").replace("_", " ")
-            return f"{v('choose', 'chooses')} {who}{cond} (the {name} player)" if "as" in a else \
+            label = name if name.endswith("player") else f"{name} player"
+            return f"{v('choose', 'chooses')} {who}{cond} (the {label})" if "as" in a else \
                 f"{v('choose', 'chooses')} {who}{cond}"
         if k == "swap_hands":
             return f"{v('swap', 'swaps')} hands with {self.expr(a['with'])}"
@@ -230,7 +235,7 @@ class Words:
             if k == "set_counter":
                 return f"{whose}{name} becomes {self.expr(a['value'])}" if "value" in a else f"{whose}{name} is set"
             if k == "add_counter":
-                return f"{whose}{name} grows by {self.expr(a['amount'])}"
+                return f"{whose}{name} {self.change(a['amount'])}"
             return f"{whose}{name} is cleared"
         if k == "give_hand":
             return f"{v('give', 'gives')} all {their} cards to {self.expr(a['to'])}"
@@ -259,7 +264,7 @@ class Words:
             pen = f" with a penalty of {self.expr(a['penalty'])}" if "penalty" in a else ""
             return f"{t} is attacked{pen}: unless the attack is answered, " + self.actions(a["actions"], "they")
         if k == "add_penalty":
-            return f"the penalty grows by {self.expr(a['amount'])}"
+            return f"the penalty {self.change(a['amount'])}"
         if k == "pass_attack":
             return f"the attack passes to {self.expr(a['to'])}"
         if k == "cancel_attack":
@@ -292,6 +297,12 @@ class Words:
             bad = self.actions(a.get("otherwise", []), "they") or "nothing happens"
             return f"{v('perform', 'performs')} {name}{sim}: if they succeed, {ok}; if they fail, {bad}"
         return k.replace("_", " ")
+
+    def change(self, amount) -> str:
+        v = literal_value(amount)
+        if isinstance(v, (int, float)) and v < 0:
+            return f"shrinks by {-v}"
+        return f"grows by {self.expr(amount)}"
 
     def actions(self, actions, S="you") -> str:
         return "; then ".join(self.action(a, S) for a in actions)
@@ -470,13 +481,13 @@ def explain(rulebook, card: str | None = None) -> str:
             of = ""
             if "of" in t:
                 of = "a " + (f"{t['of']['color']} " if "color" in t["of"] else "") + f"`{t['of']['face']}`"
-            when = {"play": f"Whenever {of or 'a card'} is played",
-                    "draw": f"Whenever {of or 'a card'} is drawn",
+            when = {"play": f"Whenever you play {of or 'a card'}",
+                    "draw": f"Whenever you draw {of or 'a card'}",
                     "turn_start": "At the start of every turn", "round_start": "At the start of every round",
                     "round_end": "At the end of every round"}.get(t["event"], f"On {t['event']}")
             cond = f" and {w.expr(t['if'])}" if "if" in t else ""
             performer = {"round_start": "the dealer", "round_end": "the round's winner",
-                         "turn_start": "the player whose turn it is"}.get(t["event"], "its player")
+                         "turn_start": "the player whose turn it is"}.get(t["event"], "you")
             lines.append(f"- {when}{cond}: {w.actions(t['actions'], performer)}.")
         if "jump_in" in ir:
             cond = w.expr(ir["jump_in"]["when"]) if "when" in ir["jump_in"] else "the card is identical to the top card"

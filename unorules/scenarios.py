@@ -247,7 +247,8 @@ def _given_counters(su, s: State, raw, given):
             s.memory[name] = value
 
 
-def build(sc: Scenario) -> tuple[State, Game]:
+def rulebook_of(sc: Scenario):
+    """The scenario's rulebook, with its `include` modules and `with` files, loaded."""
     from .loader import SUFFIXES, load
     d = sc.data
     base = Path(sc.file).parent
@@ -259,9 +260,14 @@ def build(sc: Scenario) -> tuple[State, Game]:
     with_ = tuple(str(base / w) if (Path(str(w)).suffix in SUFFIXES or "/" in str(w)) else str(w)
                   for w in (d.get("with") or ()))
     try:
-        rb = load(source, include=include, with_=with_)
+        return load(source, include=include, with_=with_)
     except RulebookError as e:
         raise ScenarioError(e.diagnostics, e.texts) from None
+
+
+def build(sc: Scenario) -> tuple[State, Game]:
+    d = sc.data
+    rb = rulebook_of(sc)
     options = d.get("options") or {}
     if not isinstance(options, dict):
         raise ScenarioError([Diagnostic("U0801", "`options` must map option names to values", sc.file,

@@ -9,10 +9,18 @@ counter table_count
 flag marked per player reset after next turn
 counter this_turn reset each turn
 counter bets per player hidden reset each round
+flag sevens_only per player reset after next turn
 
 card 0..9 {
   number
   points card.rank
+  playable when not me.sevens_only or card.rank == 7
+}
+
+card sevens {
+  action
+  points 20
+  on play: next set sevens_only
 }
 
 card tally {
@@ -84,7 +92,7 @@ card bet {
 remove scoring target
 
 deck {
-  per color: 1 × rotate
+  per color: 1 × rotate, 1 × sevens
   1 × tally
   1 × richest_pays
   1 × namer
