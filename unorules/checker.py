@@ -195,9 +195,10 @@ class Checker:
                 self.expect(e, "number", self.scope())
         cut = ir.get("setup", {}).get("cut")
         if cut:
-            self.expect(cut["chance"], "number", self.scope())
+            before_deal = {k: v for k, v in self.scope().items() if k != "top"}
+            self.expect(cut["chance"], "number", before_deal)
             self.chance_value(cut["chance"])
-            self.actions(cut["actions"], self.scope(), "cut")
+            self.actions(cut["actions"], before_deal, "cut")
         drawn = ir.get("turn", {}).get("drawn_card")
         if isinstance(drawn, dict):
             self.expect(drawn["must_play_when"], "bool", self.scope(card=True))
@@ -309,6 +310,8 @@ class Checker:
             if not has_card:
                 self.error("U0403", f"`on {ev}` has no card to match with `of`", pat)
         scope = self.scope(card=has_card)
+        if ev == "round_start":
+            del scope["top"]                # the first card is not turned up yet
         if "if" in t:
             self.expect(t["if"], "bool", scope)
         self.actions(t["actions"], scope, "card trigger" if has_card else "trigger")
@@ -581,7 +584,7 @@ class Checker:
                     self.error("U0207", f"`{n}` is kept per player: say whose", e, None, "whose?", f"write `me.{n}`")
                     return None
                 return self.counter_type(n)
-            if n in SCOPED_NAMES:
+            if n in SCOPED_NAMES or n in GLOBAL_NAMES:
                 self.error("U0207", f"`{n}` has no value here", e, None, "not bound here", _where_bound(n))
                 return None
             known = list(scope) + sorted(self.colors) + list(self.cards) + list(self.options)
@@ -721,6 +724,7 @@ def _where_bound(name):
         "chosen": "`chosen` exists after `choose player` in the same rule",
         "revealed": "`revealed` exists after `reveal` in the same rule",
         "candidate": "`candidate` exists inside `choose player where ...`",
+        "top": "there is no top card before the first card is turned up (in `on round_start` and the cut)",
     }.get(name)
 
 

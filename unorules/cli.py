@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -13,17 +14,52 @@ import click
 
 from .errors import CODES, RulebookError, UnorulesError
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def echo(message="", **kw):
+    """click.echo, with control characters shown as `\\xNN`: nothing a rulebook says (a title, a
+    name, a help text) can send escape sequences to the terminal."""
+    click.echo(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(message)), **kw)
+
+
+def _agent_names(agents: str) -> tuple[str, ...]:
+    """`--agents a,b`: known agent names, in seat order."""
+    from .agents import AGENTS
+    names = tuple(a.strip() for a in agents.split(","))
+    if not agents.strip() or any(not a for a in names):
+        raise click.BadParameter(f"`{agents}` is not a comma-separated list of agents; agents: {', '.join(AGENTS)}",
+                                 param_hint="--agents")
+    for a in names:
+        if a not in AGENTS:
+            raise click.BadParameter(f"unknown agent `{a}`; agents: {', '.join(AGENTS)}", param_hint="--agents")
+    return names
+
+
+_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _module_names(include) -> tuple[str, ...]:
+    """`--include NAME`: names only, resolved beside the rulebook, in --path folders and among the
+    shipped modules; a path is not a name (use --with for a file)."""
+    for name in include:
+        if not _NAME.fullmatch(name):
+            raise click.BadParameter(f"`{name}` is not a module name (lower-case letters, digits and `_`); "
+                                     "to lay a file on top, use --with FILE", param_hint="--include")
+    return tuple(include)
+
+
 PATH_OPTION = click.option("--path", "search", multiple=True, type=click.Path(file_okay=False),
                            help="Another folder to look in for `extends`/`include` names (repeatable).")
 
 
 def _fail_render(err: RulebookError, fmt: str = "text"):
     if fmt == "json":
-        click.echo(json.dumps({"ok": False, "diagnostics": [d.as_dict() for d in err.diagnostics]}, indent=2))
+        echo(json.dumps({"ok": False, "diagnostics": [d.as_dict() for d in err.diagnostics]}, indent=2))
     else:
-        click.echo(err.render(), err=True)
+        echo(err.render(), err=True)
         n = len(err.diagnostics)
-        click.echo(f"\n{n} error{'s' if n != 1 else ''}", err=True)
+        echo(f"\n{n} error{'s' if n != 1 else ''}", err=True)
     sys.exit(1)
 
 
@@ -33,7 +69,11 @@ def _rulebook_files(args, search):
     out = []
     for arg in args:
         p = Path(arg)
-        if p.is_dir():
+        try:
+            is_dir = p.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
             found = sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
             if not found:
                 raise click.UsageError(f"no rulebook files (.uno, .yaml, .yml, .json) in folder `{arg}`")
@@ -71,17 +111,17 @@ def validate(paths, fmt, include, with_, search):
             failed.append(e)
             results.append({"file": label, "ok": False, "diagnostics": [d.as_dict() for d in e.diagnostics]})
     if fmt == "json":
-        click.echo(json.dumps({"ok": not failed, "results": results}, indent=2))
+        echo(json.dumps({"ok": not failed, "results": results}, indent=2))
     else:
         for r, label in zip(results, [f[0] for f in files]):
             if r["ok"]:
-                click.echo(f"ok    {label}")
+                echo(f"ok    {label}")
         for e in failed:
-            click.echo(e.render(), err=True)
-            click.echo("", err=True)
+            echo(e.render(), err=True)
+            echo("", err=True)
         n = sum(len(e.diagnostics) for e in failed)
         if failed:
-            click.echo(f"{len(failed)} of {len(files)} invalid, {n} error{'s' if n != 1 else ''}", err=True)
+            echo(f"{len(failed)} of {len(files)} invalid, {n} error{'s' if n != 1 else ''}", err=True)
     sys.exit(1 if failed else 0)
 
 
@@ -111,12 +151,12 @@ def new_card_cmd(name, base, output, to_stdout, force):
     except ValueError as e:
         raise click.UsageError(str(e))
     if to_stdout:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
         return
     if target.exists() and not force:
         raise click.UsageError(f"`{target}` exists; use --force to overwrite it, or -o another file")
     _write_output(target, text, "-o/--output")
-    click.echo(f"wrote {target}: check it with `unorules validate {base} --with {target}`")
+    echo(f"wrote {target}: check it with `unorules validate {base} --with {target}`")
 
 
 @cli.command(short_help="A rulebook (or one card) in plain words.")
@@ -134,7 +174,7 @@ def explain(rulebook, card, include, with_, search):
     except RulebookError as e:
         _fail_render(e)
     try:
-        click.echo(render(rb, card), nl=False)
+        echo(render(rb, card), nl=False)
     except KeyError as e:
         raise click.UsageError(e.args[0])
 
@@ -152,16 +192,13 @@ def explain(rulebook, card, include, with_, search):
 def play(rulebook, players, seed, agents, seat, rounds, include, with_, search):
     """Play a game in the terminal against bots. Works with piped standard input too."""
     import random as _random
-    from .agents import AGENTS
     from .compiler import compile_rulebook
     from .engine import Game as _Game
     from .errors import RuleRuntimeError
     from .loader import load
     from .play import Quit, play_game
-    names = tuple(a.strip() for a in agents.split(",") if a.strip()) or ("greedy",)
-    for a in names:
-        if a not in AGENTS:
-            raise click.BadParameter(f"unknown agent `{a}`; agents: {', '.join(AGENTS)}", param_hint="--agents")
+    names = _agent_names(agents)
+    include = _module_names(include)
     if not 0 <= seat < players:
         raise click.BadParameter(f"seats are 0 to {players - 1}", param_hint="--seat")
     try:
@@ -172,11 +209,11 @@ def play(rulebook, players, seed, agents, seat, rounds, include, with_, search):
     except RuleRuntimeError as e:
         raise click.UsageError(str(e))
     seed = seed if seed is not None else _random.randrange(1 << 30)
-    click.echo(f"{rb.ir.get('title', rb.name)}: {players} players, you are seat {seat}, seed {seed}. "
+    echo(f"{rb.ir.get('title', rb.name)}: {players} players, you are seat {seat}, seed {seed}. "
                f"(`unorules explain {rulebook}` prints the rules.)")
 
     def read(prompt):
-        click.echo(prompt, nl=False)
+        echo(prompt, nl=False)
         line = sys.stdin.readline()
         if not line:
             raise EOFError
@@ -185,9 +222,9 @@ def play(rulebook, players, seed, agents, seat, rounds, include, with_, search):
     try:
         play_game(game, seed=seed, you=seat, agents=names, read=read, write=click.echo)
     except Quit:
-        click.echo("You left the game.")
+        echo("You left the game.")
     except EOFError:
-        click.echo("\nInput ended: the game stops here.")
+        echo("\nInput ended: the game stops here.")
 
 
 @cli.command(short_help="Two variants side by side on the same seeds.")
@@ -211,7 +248,8 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     from .loader import parse_file, resolve_argument
     from .simulation import RunSpec, make_game, simulate as run
     from .stats import compare_means, compare_rates
-    names = tuple(a.strip() for a in agents.split(",") if a.strip()) or ("greedy",)
+    names = _agent_names(agents)
+    include = _module_names(include)
     if second is None and not with_ and not include:
         raise click.UsageError("give a second rulebook, or --with FILE / --include NAME to compare against")
     if not cards:
@@ -261,13 +299,13 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
             verdicts.append(f"a player who plays {', '.join(cards)} wins {'more' if cb['rate'] > ca['rate'] else 'less'} "
                             f"often with {labels[1]} ({ca['rate']:.1%} vs {cb['rate']:.1%}, p = {p_card:.2g})")
     if as_json:
-        click.echo(json.dumps({"variants": labels, "results": results, "cards": list(cards), "verdicts": verdicts},
+        echo(json.dumps({"variants": labels, "results": results, "cards": list(cards), "verdicts": verdicts},
                               indent=2, sort_keys=True))
         return
     w = max(len(labels[0]), len(labels[1]), 24)
-    click.echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
-    click.echo(f"{'':<30}{labels[0]:<{w + 4}}{labels[1]}")
-    row = lambda name, x, y: click.echo(f"{name:<30}{x:<{w + 4}}{y}")   # noqa: E731
+    echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
+    echo(f"{'':<30}{labels[0]:<{w + 4}}{labels[1]}")
+    row = lambda name, x, y: echo(f"{name:<30}{x:<{w + 4}}{y}")   # noqa: E731
     row("turns per round (mean)", f"{ta['mean']} (sd {da['turns_per_round_sd']})", f"{tb['mean']} (sd {db['turns_per_round_sd']})")
     row("turns per round (median, p95)", f"{ta['median']}, {ta['p95']}", f"{tb['median']}, {tb['p95']}")
     row("stalls", da["stalls"], db["stalls"])
@@ -279,7 +317,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
         fmt = lambda c: (f"{c['rate']:.1%} [{c['ci95'][0]:.1%}, {c['ci95'][1]:.1%}] of {c['players']}"   # noqa: E731
                          if c["players"] else "never played")
         row(f"played {', '.join(cards)}: won"[:29], fmt(ca), fmt(cb))
-    click.echo("\nverdict: " + ("; ".join(verdicts) if verdicts else "no significant difference (95% level)"))
+    echo("\nverdict: " + ("; ".join(verdicts) if verdicts else "no significant difference (95% level)"))
 
 
 @cli.command("list", short_help="The shipped rulebooks, modules and custom cards.")
@@ -297,22 +335,22 @@ def list_cmd(as_json):
         folder = path.parent.name
         rows.append({"name": name, "kind": kind, "group": "custom" if folder == "custom" else kind, "title": title})
     if as_json:
-        click.echo(json.dumps(rows, indent=2))
+        echo(json.dumps(rows, indent=2))
         return
     for group, label in (("rulebook", "Rulebooks"), ("module", "Rule modules (--include NAME)"),
                          ("custom", "Custom cards (--with FILE)")):
         members = [r for r in rows if r["group"] == group]
         if members:
-            click.echo(f"{label}:")
+            echo(f"{label}:")
             for r in members:
-                click.echo(f"  {r['name']:<20} {r['title']}")
+                echo(f"  {r['name']:<20} {r['title']}")
 
 
 @cli.command(short_help="Print the JSON Schema of the rulebook IR.")
 def schema():
     """Print the JSON Schema of the rulebook IR (for editors and YAML rulebooks)."""
     from .resources import schema_file
-    click.echo(schema_file().read_text("utf-8"))
+    echo(schema_file().read_text("utf-8"))
 
 
 @cli.command(short_help="Print, check or rewrite rulebooks in canonical form.")
@@ -350,13 +388,13 @@ def fmt(files, check, write):
         if check:
             if text != parsed.text:
                 unformatted.append(arg)
-                click.echo(f"would reformat {arg}", err=True)
+                echo(f"would reformat {arg}", err=True)
         elif write:
             if text != parsed.text:
                 _write_output(path, text, "FILE")
-                click.echo(f"reformatted {arg}", err=True)
+                echo(f"reformatted {arg}", err=True)
         else:
-            click.echo(text, nl=False)
+            echo(text, nl=False)
     sys.exit(1 if unformatted else 0)
 
 
@@ -420,7 +458,7 @@ def export(file, fmt, resolved, include, with_, output, search):
     if output:
         _write_output(output, text, "-o/--output")
     else:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
 
 
 @cli.command(short_help="List the error codes, or explain one.")
@@ -429,20 +467,20 @@ def errors(code):
     """List the error codes, or explain one (e.g. `unorules errors U0203`)."""
     if code is None:
         for c, text in CODES.items():
-            click.echo(f"{c}  {text}")
+            echo(f"{c}  {text}")
         return
     code = code.upper()
     if code not in CODES:
         raise click.UsageError(f"no error code {code}; `unorules errors` lists them")
     from .resources import docs_file
-    click.echo(f"{code}: {CODES[code]}")
+    echo(f"{code}: {CODES[code]}")
     doc = docs_file()
     if doc and doc.is_file():
         text = doc.read_text("utf-8")
         marker = f"### {code}"
         if marker in text:
             section = text.split(marker, 1)[1].split("\n### ", 1)[0]
-            click.echo(section.split("\n", 1)[1].rstrip() if "\n" in section else "")
+            echo(section.split("\n", 1)[1].rstrip() if "\n" in section else "")
 
 
 def _parse_options(pairs):
@@ -467,28 +505,28 @@ def _parse_options(pairs):
 
 
 def _print_summary(d: dict, label: str):
-    click.echo(f"{label}: {d['games']} games")
+    echo(f"{label}: {d['games']} games")
     oc = d["outcomes"]
-    click.echo("outcomes: " + ", ".join(f"{k} {v}" for k, v in oc.items()))
-    click.echo("\nwins by seat (95% CI):")
+    echo("outcomes: " + ", ".join(f"{k} {v}" for k, v in oc.items()))
+    echo("\nwins by seat (95% CI):")
     for seat, w in d["wins_by_seat"].items():
         lo, hi = w["ci95"]
-        click.echo(f"  seat {seat}: {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
-    click.echo("wins by agent (per seat played, 95% CI):")
+        echo(f"  seat {seat}: {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
+    echo("wins by agent (per seat played, 95% CI):")
     for name, w in d["wins_by_agent"].items():
         lo, hi = w["ci95"]
-        click.echo(f"  {name:<11} {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
+        echo(f"  {name:<11} {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
     t = d["turns_per_round"]
-    click.echo(f"\nturns per round: mean {t['mean']}, median {t['median']}, p95 {t['p95']}")
-    click.echo(f"rounds per game: {d['rounds_per_game']}   decisions per game: {d['decisions_per_game']}")
-    click.echo(f"cards drawn per game: {d['cards_drawn_per_game']}")
+    echo(f"\nturns per round: mean {t['mean']}, median {t['median']}, p95 {t['p95']}")
+    echo(f"rounds per game: {d['rounds_per_game']}   decisions per game: {d['decisions_per_game']}")
+    echo(f"cards drawn per game: {d['cards_drawn_per_game']}")
     ch = d["challenges"]
-    click.echo(f"challenges: {ch['made']} made, {ch['won']} won   UNO penalties: {d['uno_penalties']}   "
+    echo(f"challenges: {ch['made']} made, {ch['won']} won   UNO penalties: {d['uno_penalties']}   "
                f"reshuffles: {d['reshuffles']}   stalls: {d['stalls']}")
     if d["errors"]:
-        click.echo("runtime rule errors:")
+        echo("runtime rule errors:")
         for msg, count in d["errors"].items():
-            click.echo(f"  {count} x {msg}")
+            echo(f"  {count} x {msg}")
 
 
 @cli.command(short_help="Simulate many games and summarise them.")
@@ -514,13 +552,13 @@ def _print_summary(d: dict, label: str):
 def simulate(rulebook, games, players, seed, agents, rounds, workers, include, with_, option_pairs,
              perform_chance, events, as_json, search):
     """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
-    from .agents import AGENTS
     from .errors import RuleRuntimeError
     from .simulation import RunSpec, make_game, simulate as run
-    names = tuple(a.strip() for a in agents.split(",") if a.strip())
-    for a in names:
-        if a not in AGENTS:
-            raise click.BadParameter(f"unknown agent `{a}`; agents: {', '.join(AGENTS)}", param_hint="--agents")
+    names = _agent_names(agents)
+    include = _module_names(include)
+    if events and workers > 1:
+        echo("note: --events writes every game's events in order, so the run uses one process "
+             "(--workers is ignored)", err=True)
     spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
                    rounds, _parse_options(option_pairs), perform_chance)
     if events:
@@ -541,7 +579,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
     d["rulebook"] = str(rulebook)
     d["players"], d["seed"], d["agents"] = players, seed, list(names)
     if as_json:
-        click.echo(json.dumps(d, indent=2, sort_keys=True))
+        echo(json.dumps(d, indent=2, sort_keys=True))
     else:
         _print_summary(d, f"{rulebook}, {players} players, seed {seed}, agents {','.join(names)}")
     sys.exit(1 if d["errors"] else 0)
@@ -558,32 +596,40 @@ def test_cmd(paths, as_json, verbose):
     passed = sum(r.ok for r in results)
     failed = len(results) - passed
     if as_json:
-        click.echo(json.dumps({"passed": passed, "failed": failed, "results": [r.as_dict() for r in results]}, indent=2))
+        echo(json.dumps({"passed": passed, "failed": failed, "results": [r.as_dict() for r in results]}, indent=2))
     else:
         for r in results:
-            click.echo(report(r))
+            echo(report(r))
             if verbose and r.ok:
                 for t in r.trace:
-                    click.echo(f"        {t}")
-        click.echo(f"{passed} passed, {failed} failed")
+                    echo(f"        {t}")
+        echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed or not results else 0)
 
 
 def main():
     try:
-        cli(standalone_mode=True)
+        cli.main(standalone_mode=False)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        echo("\ninterrupted", err=True)
+        sys.exit(130)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
     except RulebookError as e:            # from a command that did not render it itself
-        click.echo(e.render(), err=True)
+        echo(e.render(), err=True)
         sys.exit(1)
     except UnorulesError as e:
-        click.echo(f"error: {e}", err=True)
+        echo(f"error: {e}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
+        echo("interrupted", err=True)
         sys.exit(130)
     except Exception as e:                 # a bug in unorules, not in the input
         if os.environ.get("UNORULES_DEBUG"):
             raise
-        click.echo(f"internal error: {type(e).__name__}: {e}\n(this is a bug in unorules; "
+        echo(f"internal error: {type(e).__name__}: {e}\n(this is a bug in unorules; "
                    "run with UNORULES_DEBUG=1 for the traceback and report it)", err=True)
         sys.exit(3)

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from .errors import Diagnostic, RulebookError, Span, did_you_mean
-from .parser import MAX_NESTING, Spans, parse_uno
+from .parser import MAX_NESTING, MAX_NUMBER, Spans, parse_uno
 from .resources import rulebooks_dir
 
 MAX_BYTES = 1_000_000
@@ -55,20 +55,28 @@ class Rulebook:
 # reading
 
 def read_text(path: Path, file: str) -> str:
+    """A file's text, read with a size bound: only a regular file (never a device, a pipe or a
+    folder), at most MAX_BYTES, UTF-8."""
+    import os
+    import stat
     try:
-        if path.is_dir():
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
             raise RulebookError([Diagnostic("U0001", f"`{file}` is a folder, not a file", file,
                                             help="name a rulebook file, or a shipped rulebook by name")])
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise RulebookError([Diagnostic("U0003", f"the file is {size:,} bytes; the limit is {MAX_BYTES:,}",
+        if not stat.S_ISREG(st.st_mode):
+            raise RulebookError([Diagnostic("U0001", f"`{file}` is not a regular file (a device or a pipe)", file,
+                                            help="name a rulebook file")])
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise RulebookError([Diagnostic("U0003", f"the file is over {MAX_BYTES:,} bytes, the limit",
                                             file, help="a rulebook is a small text file")])
-        data = path.read_bytes()
     except FileNotFoundError:
         raise RulebookError([Diagnostic("U0001", f"no such file: `{file}`", file,
                                         help=_shipped_hint(Path(file).stem))]) from None
     except OSError as e:
-        raise RulebookError([Diagnostic("U0001", f"cannot read `{file}`: {e.strerror or e}", file)]) from None
+        raise RulebookError([Diagnostic("U0001", f"cannot read `{file[:200]}`: {e.strerror or e}", file[:200])]) from None
     return decode(data, file)
 
 
@@ -124,8 +132,40 @@ def parse_file(path: Path, file: str | None = None) -> Parsed:
 _PLAIN_TAGS = {"tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "map", "seq")}
 
 
+def _flow_depth(text: str, file: str):
+    """Refuse YAML or JSON nested deeper than MAX_NESTING by brackets before PyYAML reads it (its
+    scanner is quadratic in flow nesting). Quoted text and comments are skipped."""
+    depth, line, col, quote = 0, 1, 0, None
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'" and (i == 0 or text[i - 1] in " \t\n[{,:"):
+            quote = ch
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n"):
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise RulebookError([Diagnostic("U0003", f"values are nested more than {MAX_NESTING} deep", file,
+                                                Span(line, col, line, col + 1), "too deep")], {file: text})
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+
+
 def parse_yaml(text: str, file: str) -> tuple[object, Spans]:
     spans = Spans()
+    _flow_depth(text, file)
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
@@ -156,6 +196,8 @@ def parse_yaml(text: str, file: str) -> tuple[object, Spans]:
                             {file: text}) from None
     except yaml.YAMLError as e:
         raise RulebookError([Diagnostic("U0103", f"YAML error: {e}", file)], {file: text}) from None
+    except ValueError:                  # an integer of thousands of digits
+        raise _too_long_number(text, file) from None
     except RecursionError:
         raise RulebookError([Diagnostic("U0003", "the file is nested too deeply to read", file)], {file: text}) from None
     return data, spans
@@ -179,6 +221,9 @@ def _build(node, loader, spans: Spans, depth: int, file: str, text: str):
                 key = key           # seat numbers in scenarios are ints
             elif not isinstance(key, str):
                 raise RulebookError([Diagnostic("U0103", "a key must be text", file, _mark_span(k))], {file: text})
+            if key in out:
+                raise RulebookError([Diagnostic("U0103", f"the key `{_short(key)}` is given twice", file, _mark_span(k),
+                                                "given again here", "keep one of them")], {file: text})
             out[key] = _build(v, loader, spans, depth + 1, file, text)
             spans.put(out, _mark_span(k), key)
             spans.put(out, _mark_span(k), ("key", key))
@@ -192,13 +237,52 @@ def _build(node, loader, spans: Spans, depth: int, file: str, text: str):
             out.append(_build(v, loader, spans, depth + 1, file, text))
             spans.put(out, _mark_span(v), i)
         return out
-    return loader.construct_object(node, deep=False)
+    value = loader.construct_object(node, deep=False)
+    problem = _bad_scalar(value)
+    if problem:
+        raise RulebookError([Diagnostic("U0103", problem, file, _mark_span(node), "here")], {file: text})
+    return value
+
+
+def _too_long_number(text, file) -> RulebookError:
+    import re
+    m = re.search(r"\d{1000,}", text)
+    span = None
+    if m:
+        line = text.count("\n", 0, m.start()) + 1
+        col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+        span = Span(line, col, line, col + 1)
+    return RulebookError([Diagnostic("U0303", f"a number of thousands of digits; the limit is {MAX_NUMBER:,}", file,
+                                     span, "too large")], {file: text})
+
+
+def _short(v) -> str:
+    s = str(v)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def _bad_scalar(value) -> str | None:
+    """Why a YAML or JSON scalar cannot stand in a rulebook, or None."""
+    if isinstance(value, str):
+        if any("\ud800" <= ch <= "\udfff" for ch in value):
+            return "this text holds a lone surrogate (not a character): it cannot be printed or saved"
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return f"`{value}` is not a number a rulebook can use"
+        if abs(value) > MAX_NUMBER:
+            return f"the number `{_short(value)}` is too large; the limit is {MAX_NUMBER:,}"
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+        return f"the number `{_short(value)}` is too large; the limit is {MAX_NUMBER:,}"
+    return None
 
 
 def parse_json(text: str, file: str) -> tuple[object, Spans]:
+    _flow_depth(text, file)
     try:
         json.loads(text)
-    except json.JSONDecodeError as e:
+    except ValueError as e:
+        if not isinstance(e, json.JSONDecodeError):      # an integer of thousands of digits
+            raise _too_long_number(text, file) from None
         raise RulebookError([Diagnostic("U0103", f"JSON syntax error: {e.msg}", file,
                                         Span(e.lineno, e.colno, e.lineno, e.colno + 1))], {file: text}) from None
     except RecursionError:
@@ -241,7 +325,7 @@ def find(name: str, near: Path | None = None, search: tuple[Path, ...] = ()) -> 
 def resolve_argument(arg: str, search: tuple[Path, ...] = ()) -> Path:
     """A command-line rulebook argument: a path, or a shipped (or searched) rulebook's name."""
     p = Path(arg)
-    if p.suffix.lower() in SUFFIXES or p.exists() or "/" in arg or "\\" in arg:
+    if p.suffix.lower() in SUFFIXES or _exists(p) or "/" in arg or "\\" in arg:
         return p
     found = find(arg, None, search)
     if found is None:
@@ -251,11 +335,27 @@ def resolve_argument(arg: str, search: tuple[Path, ...] = ()) -> Path:
     return found
 
 
+def _exists(p: Path) -> bool:
+    try:
+        return p.exists()
+    except (OSError, RuntimeError):
+        return True                        # it is there, but cannot be read: reading says why
+
+
+def file_key(path: Path) -> str:
+    """A file's identity (its resolved path), or a located error (a link loop, a name too long)."""
+    try:
+        return str(path.resolve())
+    except (OSError, RuntimeError) as e:
+        reason = "it is a link that leads back to itself" if isinstance(e, RuntimeError) else (e.strerror or str(e))
+        raise RulebookError([Diagnostic("U0001", f"cannot read `{str(path)[:200]}`: {reason}", str(path)[:200])]) from None
+
+
 def display_name(path: Path) -> str:
     """How a file is named in messages: shipped files as rulebooks/…, others as given."""
     try:
         return "rulebooks/" + str(path.resolve().relative_to(rulebooks_dir().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):
         return str(path)
 
 
@@ -290,9 +390,10 @@ class _Assembler:
         self.parts: list[str] = []
         self.keep: list = []
         self.setting_from: dict[tuple[str, str], tuple[str, object, dict]] = {}   # (block, key) -> (module, value, node)
+        self.laid: set[str] = set()          # modules already laid into this rulebook: each is included once
 
     def parse(self, path: Path) -> Parsed:
-        key = str(path.resolve())
+        key = file_key(path)
         if key not in self.parsed:
             parsed = parse_file(path, display_name(path))
             self.files[parsed.file] = parsed.text
@@ -314,7 +415,7 @@ class _Assembler:
         if schema_errors:
             self.diagnostics.extend(schema_errors)
             raise _Stop()
-        key = str(path.resolve())
+        key = file_key(path)
         merged: dict = {"kind": own["kind"], "name": own["name"]}
         near = path.parent
         if "extends" in own:
@@ -326,12 +427,21 @@ class _Assembler:
                 merged.pop("title", None)
         for i, name in enumerate(own.get("include", [])):
             target = self._follow(own.get("include"), i, name, near, chain + (key,), expect="module")
-            if target is not None:
+            if target is not None and self.lay(target):
                 module = self.assemble(target, chain + (key,))
                 _apply(merged, module, self, included=True)
         _apply(merged, own, self)
         self.parts.append(parsed.file)
         return merged
+
+    def lay(self, module: Path) -> bool:
+        """True the first time a module is laid into the rulebook being assembled (a module that
+        two includes share, a diamond, is laid once, and assembled once)."""
+        key = file_key(module)
+        if key in self.laid:
+            return False
+        self.laid.add(key)
+        return True
 
     def _follow(self, node, key, name, near, chain, expect):
         target = find(name, near, self.search)
@@ -341,7 +451,7 @@ class _Assembler:
                        did_you_mean(name, shipped_names()) or
                        "it is looked for beside this file, in --path folders and among the shipped rulebooks")
             return None
-        if str(target.resolve()) in chain:
+        if file_key(target) in chain:
             self.error("U0601", f"`{name}` leads back to this file", node, key, "cycle",
                        "a rulebook cannot extend or include itself, directly or through others")
             return None
@@ -501,7 +611,7 @@ def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str 
         own = asm.parse(path).ir
         if own.get("kind") == "module" and own.get("for"):
             # a module on its own is checked (and played) laid over the rulebook it is written for
-            base = asm._follow(own, "for", own["for"], path.parent, (str(path.resolve()),), expect="rulebook")
+            base = asm._follow(own, "for", own["for"], path.parent, (file_key(path),), expect="rulebook")
             if base is not None:
                 module = merged
                 merged = _copy_shell(asm.assemble(base))
@@ -512,7 +622,8 @@ def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str 
             if target is None:
                 raise RulebookError([Diagnostic("U0206", f"no module named `{name}`", None,
                                                 help=did_you_mean(name, shipped_names()))])
-            _apply(merged, asm.assemble(target), asm, included=True)
+            if asm.lay(target):
+                _apply(merged, asm.assemble(target), asm, included=True)
         for extra in with_:
             extra_path = resolve_argument(str(extra), search) if not isinstance(extra, Path) else extra
             _apply(merged, asm.assemble(extra_path), asm, included=True)

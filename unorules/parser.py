@@ -14,6 +14,9 @@ from .errors import Diagnostic, RulebookError, Span, did_you_mean
 from .resources import grammar_file
 
 MAX_NESTING = 64          # blocks inside blocks; deeper input is refused before parsing
+MAX_DEPTH = 200           # the parse tree's depth (long `not not ...` or operator chains)
+MAX_NUMBER = 10 ** 9      # the largest number a rulebook may write
+MAX_RANGE = 1000          # the most faces one range may name (`card 0..999`)
 
 
 class Spans:
@@ -229,6 +232,10 @@ class ToIR(Transformer):
 
     def face_range(self, meta, c):
         lo, hi = int(c[0]), int(c[1])
+        if hi - lo >= MAX_RANGE:
+            raise RulebookError([Diagnostic("U0503", f"the range `{lo}..{hi}` names {hi - lo + 1:,} faces; the limit is "
+                                            f"{MAX_RANGE:,}", self.file, _span_meta(meta), "too many",
+                                            "a deck's number faces are a few at most: `0..9`")])
         if lo > hi:
             self.problems.append(Diagnostic("U0503", f"the range `{lo}..{hi}` is empty", self.file,
                                             _span_meta(meta), "runs backwards", f"write `{hi}..{lo}`"))
@@ -643,6 +650,13 @@ class ToIR(Transformer):
     def int(self, meta, c):
         return self.node(meta, kind="number", value=int(c[0]))
 
+    def __default_token__(self, token):
+        if token.type in ("INT", "DECIMAL") and (len(token) > 12 or float(token) > MAX_NUMBER):
+            raise RulebookError([Diagnostic("U0303", f"the number `{token[:20]}{'...' if len(token) > 20 else ''}` is too "
+                                            f"large; the limit is {MAX_NUMBER:,}", self.file, _span_tok(token),
+                                            "too large")])
+        return token
+
     def decimal(self, meta, c):
         return self.node(meta, kind="number", value=float(c[0]))
 
@@ -776,6 +790,22 @@ def _or(words):
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+def _check_depth(tree, file, text):
+    """Refuse a parse tree deeper than MAX_DEPTH (the IR is built recursively), pointing at the
+    first node past the limit. Walked without recursion."""
+    from lark import Tree
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = getattr(node, "meta", None)
+            span = _span_meta(meta) if meta is not None else None
+            raise RulebookError([Diagnostic("U0003", f"an expression or rule is nested more than {MAX_DEPTH} deep",
+                                            file, span and Span(span.line, span.column, span.line, span.column + 1),
+                                            "too deep", "break it into several rules, or simplify it")], {file: text})
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
 def _check_nesting(text: str, file: str):
     depth = 0
     line = 1
@@ -831,13 +861,14 @@ def parse_uno(text: str, file: str = "<input>") -> tuple[dict, Spans, list[Diagn
     if errors:
         # the first syntax error only: after it an LALR parser's later complaints are mostly echoes
         raise RulebookError([_syntax_diagnostic(errors[0], text, file)], {file: text})
+    _check_depth(tree, file, text)
     spans = Spans()
     to_ir = ToIR(spans, file)
     try:
         ir = to_ir.transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, RulebookError):
-            raise e.orig_exc from None
+            raise RulebookError(e.orig_exc.diagnostics, {file: text}) from None
         raise
     except RecursionError:
         raise RulebookError([Diagnostic("U0003", "the file is nested too deeply to read", file)], {file: text})

@@ -180,7 +180,7 @@ def play_game(game, *, seed: int, you: int = 0, agents=("greedy",), read, write)
             line = read(f"Your choice [1-{len(d.options)}, q to quit]: ").strip().lower()
             if line in ("q", "quit", "exit"):
                 raise Quit()
-            if line.isdigit() and 1 <= int(line) <= len(d.options):
+            if line.isascii() and line.isdigit() and 1 <= int(line) <= len(d.options):
                 break
             write(f"Please type a number from 1 to {len(d.options)}.")
         s.apply_action(d.options[int(line) - 1])

@@ -14,36 +14,14 @@ from pathlib import Path
 from .compiler import NO_COLOR, compile_rulebook
 from .engine import DRAW, KEEP, Action, Game, State, begin_round, begin_turn, turn_up
 from .errors import Diagnostic, RulebookError, UnorulesError, did_you_mean
-from .loader import parse_yaml, read_text
-
-TOP_KEYS = ["name", "rulebook", "include", "with", "options", "players", "seed", "given", "start", "defaults", "script",
-            "expect"]
-GIVEN_KEYS = ["dealer", "hands", "discard", "draw_pile", "color", "turn", "direction", "side", "scores", "counters"]
-EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side", "draw_pile_size", "discard_size",
-               "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error", "counters"]
-DECISION_KEYS = ["play", "draw", "keep", "challenge", "respond", "jump_in", "catch", "perform", "choose", "chance", "expect"]
-MODIFIERS = ["color", "target", "uno"]
-DEFAULT_KINDS = ["challenge", "catch", "jump_in", "respond", "perform", "keep", "choose", "draw"]
+from .scenario_expect import compare
+from .scenario_format import DECISION_KEYS, Scenario, ScenarioError, load_scenarios  # noqa: F401 (re-exported)
 
 # engine decision kind -> the script keys that answer it
 ANSWERS = {"turn": ("play", "draw"), "drawn": ("play", "keep"), "color": ("choose",), "player": ("choose",),
            "card": ("choose",), "challenge": ("challenge",), "respond": ("respond",), "jump_in": ("jump_in",),
            "catch": ("catch",), "perform": ("perform",), "chance": ("chance",), "option": ("choose",),
            "number": ("choose",), "kind": ("choose",), "take": ("choose",)}
-
-
-class ScenarioError(RulebookError):
-    """A scenario file that cannot be run as written."""
-
-
-@dataclass
-class Scenario:
-    name: str
-    file: str
-    data: dict
-    spans: object
-    text: str
-    index: int = 0
 
 
 @dataclass
@@ -57,80 +35,6 @@ class Result:
     def as_dict(self):
         return {"name": self.scenario.name, "file": self.scenario.file, "ok": self.ok, "message": self.message,
                 "trace": self.trace}
-
-
-# ---------------------------------------------------------------------------------------------
-# loading
-
-def load_scenarios(path: str | Path) -> list[Scenario]:
-    path = Path(path)
-    file = str(path)
-    text = read_text(path, file)
-    data, spans = parse_yaml(text, file)
-    diags: list[Diagnostic] = []
-
-    def err(msg, node, key=None, help_=None):
-        diags.append(Diagnostic("U0801", msg, file, spans.at(node, key) if key is not None else spans.at(node),
-                                help=help_))
-
-    if isinstance(data, dict) and "scenarios" in data:
-        extra = set(data) - {"scenarios"}
-        for k in extra:
-            err(f"unknown key `{k}` beside `scenarios`", data, k, "a file holds one scenario, or a list under `scenarios:`")
-        items = data["scenarios"]
-        if not isinstance(items, list):
-            err("`scenarios` must be a list of scenarios", data, "scenarios")
-            items = []
-    else:
-        items = [data]
-    out = []
-    for i, sc in enumerate(items):
-        if not isinstance(sc, dict):
-            err("a scenario must be a mapping with `name`, `rulebook`, `players`", sc if isinstance(sc, (list, dict)) else data)
-            continue
-        _check_keys(sc, TOP_KEYS, "", err)
-        for req in ("name", "rulebook", "players"):
-            if req not in sc:
-                err(f"the scenario needs `{req}`", sc)
-        if isinstance(sc.get("given"), dict):
-            _check_keys(sc["given"], GIVEN_KEYS, "given.", err)
-        if isinstance(sc.get("expect"), dict):
-            _check_keys(sc["expect"], EXPECT_KEYS, "expect.", err)
-        if isinstance(sc.get("defaults"), dict):
-            _check_keys(sc["defaults"], DEFAULT_KINDS, "defaults.", err)
-        if "start" in sc and sc["start"] not in ("turn", "turn_up", "deal"):
-            err(f"`start` must be `turn`, `turn_up` or `deal`, not `{sc['start']}`", sc, "start",
-                did_you_mean(str(sc["start"]), ["turn", "turn_up", "deal"]))
-        if not isinstance(sc.get("players", 2), int) or isinstance(sc.get("players"), bool):
-            err("`players` must be a whole number", sc, "players")
-        script = sc.get("script", [])
-        if not isinstance(script, list):
-            err("`script` must be a list of decisions", sc, "script")
-        else:
-            for j, entry in enumerate(script):
-                if not isinstance(entry, dict):
-                    err(f"script[{j}] must be a mapping such as `{{player: 0, play: red 5}}`", script, j)
-                    continue
-                _check_keys(entry, ["player"] + DECISION_KEYS + MODIFIERS, f"script[{j}].", err)
-                kinds = [k for k in DECISION_KEYS if k in entry]
-                if len(kinds) != 1:
-                    err(f"script[{j}] must hold exactly one decision ({', '.join(DECISION_KEYS)}), not "
-                        f"{len(kinds)}", script, j)
-                elif kinds[0] not in ("chance", "expect") and "player" not in entry:
-                    err(f"script[{j}] needs `player`: the seat the engine must be asking", script, j)
-                if "expect" in entry and isinstance(entry["expect"], dict):
-                    _check_keys(entry["expect"], EXPECT_KEYS, f"script[{j}].expect.", err)
-        out.append(Scenario(str(sc.get("name", f"{path.stem}[{i}]")), file, sc, spans, text, i))
-    if diags:
-        raise ScenarioError(diags, {file: text})
-    return out
-
-
-def _check_keys(d, allowed, prefix, err):
-    for k in d:
-        if k not in allowed:
-            err(f"unknown key `{prefix}{k}`", d, k, did_you_mean(str(k), allowed) or
-                "allowed: " + ", ".join(f"`{a}`" for a in allowed))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -252,17 +156,46 @@ def rulebook_of(sc: Scenario):
     from .loader import SUFFIXES, load
     d = sc.data
     base = Path(sc.file).parent
-    rb_name = str(d["rulebook"])
-    # a shipped rulebook's name, or a path relative to the scenario file
-    looks_like_path = Path(rb_name).suffix in SUFFIXES or "/" in rb_name
-    source = (base / rb_name) if looks_like_path else rb_name
-    include = tuple(d.get("include") or ())
-    with_ = tuple(str(base / w) if (Path(str(w)).suffix in SUFFIXES or "/" in str(w)) else str(w)
-                  for w in (d.get("with") or ()))
+
+    def source(key, value):
+        """A shipped name, or a path relative to the scenario file that stays inside its folder or
+        the working folder (a scenario cannot read any file on the machine)."""
+        value = str(value)
+        if not (Path(value).suffix in SUFFIXES or "/" in value or "\\" in value):
+            return value
+        p = Path(value)
+        inside = not p.is_absolute() and any(
+            _within((base / p).resolve(), root) for root in (base.resolve(), Path.cwd().resolve()))
+        if not inside:
+            raise ScenarioError([Diagnostic("U0801", f"`{value}` is outside the scenario's folder", sc.file,
+                                            sc.spans.at(d, key), help="name a shipped rulebook, or a file beside the "
+                                            "scenario (a path relative to it, inside the working folder)")],
+                                {sc.file: sc.text})
+        return base / p
+    for key in ("include", "with"):
+        if key in d and not isinstance(d[key], list):
+            raise ScenarioError([Diagnostic("U0801", f"`{key}` must be a list of names", sc.file,
+                                            sc.spans.at(d, key))], {sc.file: sc.text})
+    rulebook = source("rulebook", d["rulebook"])
+    include = tuple(str(n) for n in d.get("include") or ())
+    for name in include:
+        if "/" in name or "\\" in name or name.startswith("."):
+            raise ScenarioError([Diagnostic("U0801", f"`{name}` is not a module name", sc.file, sc.spans.at(d, "include"),
+                                            help="modules are named; lay a file on top with `with:`")],
+                                {sc.file: sc.text})
+    with_ = tuple(str(source("with", w)) for w in (d.get("with") or ()))
     try:
-        return load(source, include=include, with_=with_)
+        return load(rulebook, include=include, with_=with_)
     except RulebookError as e:
         raise ScenarioError(e.diagnostics, e.texts) from None
+
+
+def _within(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False
 
 
 def build(sc: Scenario) -> tuple[State, Game]:
@@ -631,133 +564,6 @@ def run(sc: Scenario) -> Result:
 
 class _Fail(Exception):
     pass
-
-
-# ---------------------------------------------------------------------------------------------
-# expectations
-
-def _names(s, cards, full):
-    return sorted((s.full_name(c) if full else s.card_name(c)) for c in cards)
-
-
-def _norm(name):
-    if not isinstance(name, str):
-        return str(name)
-    if "/" in name:
-        return " / ".join(" ".join(p.split()) for p in name.split("/"))
-    return " ".join(name.split())
-
-
-def compare(s: State, expect: dict, rejected: str | None) -> list[str]:
-    out = []
-    rules = s.rules
-
-    def diff(key, want, got):
-        out.append(f"expect.{key}: expected {want}, got {got}")
-
-    for key, want in expect.items():
-        if key == "hands":
-            for seat, cards in want.items():
-                cards = [_norm(c) for c in cards]
-                full = any("/" in c for c in cards)
-                got = _names(s, s.hands[seat], full)
-                if sorted(cards) != got:
-                    diff(f"hands.{seat}", sorted(cards), got)
-        elif key == "hand_sizes":
-            for seat, n in want.items():
-                if len(s.hands[seat]) != n:
-                    diff(f"hand_sizes.{seat}", n, f"{len(s.hands[seat])} ({', '.join(s.card_name(c) for c in s.hands[seat])})")
-        elif key == "top":
-            got = s.full_name(s.discard[-1]) if "/" in str(want) else s.card_name(s.discard[-1]) if s.discard else None
-            if _norm(want) != got:
-                diff("top", want, got)
-        elif key == "color":
-            got = rules.color_names[s.color] if s.color != NO_COLOR else None
-            if want != got:
-                diff("color", want, got)
-        elif key == "turn":
-            got = None if s.terminal else s.decision.player
-            if want != got:
-                diff("turn", want, f"{got} (asked: {s.decision.kind if s.decision else 'nothing, the game is over'})")
-        elif key == "direction":
-            got = "clockwise" if s.direction == 1 else "counterclockwise"
-            if want != got:
-                diff("direction", want, got)
-        elif key == "side":
-            if want != rules.sides[s.side]:
-                diff("side", want, rules.sides[s.side])
-        elif key == "draw_pile_size":
-            if want != len(s.draw_pile):
-                diff("draw_pile_size", want, len(s.draw_pile))
-        elif key == "discard_size":
-            if want != len(s.discard):
-                diff("discard_size", want, len(s.discard))
-        elif key == "draw_pile_top":
-            full = any("/" in str(c) for c in want)
-            got = [(s.full_name(c) if full else s.card_name(c)) for c in reversed(s.draw_pile[-len(want):])] if want else []
-            if [_norm(c) for c in want] != got:
-                diff("draw_pile_top", want, got)
-        elif key == "scores":
-            for seat, n in want.items():
-                if s.scores[seat] != n:
-                    diff(f"scores.{seat}", n, s.scores[seat])
-        elif key == "round_winner":
-            if want != s.round_winner:
-                diff("round_winner", want, s.round_winner)
-        elif key == "seats":
-            for seat, player in want.items():
-                if s.seats[seat] != player:
-                    diff(f"seats.{seat}", player, s.seats[seat])
-        elif key == "eliminated":
-            got = [p for p in range(s.n) if s.out[p]]
-            if sorted(want) != got:
-                diff("eliminated", sorted(want), got)
-        elif key == "events":
-            problem = _match_events(s.log or [], want)
-            if problem:
-                out.append(problem)
-        elif key == "counters":
-            for name, value in (want or {}).items():
-                if name not in s.memory:
-                    out.append(f"expect.counters: the rulebook has no counter or flag `{name}`")
-                    continue
-                got = s.memory[name]
-                if isinstance(value, dict):
-                    if not isinstance(got, list):
-                        out.append(f"expect.counters.{name}: `{name}` is kept for the table, not per player")
-                        continue
-                    for seat, v in value.items():
-                        if not (isinstance(seat, int) and 0 <= seat < len(got)):
-                            out.append(f"expect.counters.{name}: there is no seat {seat}")
-                        elif got[seat] != v or type(got[seat]) is not type(v):
-                            diff(f"counters.{name}.{seat}", v, got[seat])
-                elif got != value or isinstance(got, list):
-                    diff(f"counters.{name}", value, got)
-        elif key == "error":
-            if rejected is None:
-                pass            # reported by the runner
-            elif str(want) not in rejected:
-                diff("error", f"a message containing \"{want}\"", f"\"{rejected}\"")
-    return out
-
-
-def _match_events(log, want) -> str | None:
-    j = 0
-    for k, w in enumerate(want):
-        while j < len(log) and not all(_ev_eq(log[j].get(f), v) for f, v in w.items()):
-            j += 1
-        if j == len(log):
-            seen = [e for e in log if e.get("type") == w.get("type")]
-            return (f"expect.events[{k}]: no event {w} after the events matched before it; events of type "
-                    f"`{w.get('type')}`: {seen[:6] if seen else 'none'}")
-        j += 1
-    return None
-
-
-def _ev_eq(got, want):
-    if isinstance(want, str) and isinstance(got, str):
-        return _norm(want) == _norm(got)
-    return got == want
 
 
 def run_file(path) -> list[Result]:

@@ -82,15 +82,20 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
     names = seat_agents(spec)
     summary = Summary()
     out = open(events_path, "w", encoding="utf-8") if events_path else None
+    i = start
     try:
         for i in range(start, stop):
             s = play_one(game, spec, i)
             summary.add_game(s, names)
-            if out is not None:
-                for seq, ev in enumerate(s.log):
-                    out.write(json.dumps({"game": i, "seq": seq, **ev}, separators=(",", ":")) + "\n")
+            if out is not None:        # a game's events in one write: a cut file never ends inside a line
+                out.write("".join(json.dumps({"game": i, "seq": seq, **ev}, separators=(",", ":")) + "\n"
+                                  for seq, ev in enumerate(s.log)))
             if progress is not None:
                 progress(1)
+    except KeyboardInterrupt:
+        if out is not None:
+            out.write(json.dumps({"interrupted": True, "games": i - start, "next_game": i}) + "\n")
+        raise
     finally:
         if out is not None:
             out.close()

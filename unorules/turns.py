@@ -7,6 +7,8 @@ from .errors import RuleRuntimeError
 from .primitives import _draw_until
 from .state import DRAW, KEEP, Action, Decision, State
 
+MAX_ROUNDS = 1000            # rounds in one match; a match still undecided after them is `stalled`
+
 
 def begin_round(s: State, shuffle: bool = True):
     s.round += 1
@@ -356,6 +358,10 @@ def _after_round(s: State):
         s.outcome = "round_over"
         s.decision = None
         s.agenda.clear()
+        return
+    if s.round >= MAX_ROUNDS:                # a match no one can win (a target no one reaches)
+        s.emit("round_end", winner=None, reason="round cap")
+        s.finish(None, "stalled")
         return
     s.push(begin_round)
 
