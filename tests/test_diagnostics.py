@@ -106,11 +106,12 @@ def test_rendered_syntax_error_says_what_was_expected(tmp_path):
 def test_rendered_missing_brace(tmp_path):
     err = rendered(tmp_path, "rulebook t\ncard skip {\n  points 20\n")
     assert err.startswith(
-        "house.uno:3:12: error[U0102]: the file ends too early\n"
+        "house.uno:2:11: error[U0102]: unclosed `{` opened at 2:11\n"
         "  |\n"
-        "3 |   points 20\n"
-        "  |            ^ the file ends here\n"
-        "   = help: a `}` is missing: every `{` needs its `}`\n")
+        "2 | card skip {\n"
+        "  |           ^ this `{` is never closed\n"
+        "   = note: the file ends at 3:12 inside this block\n"
+        "   = help: add its `}` where the block ends\n")
 
 
 def test_rendered_deck_too_small(tmp_path):
@@ -206,3 +207,34 @@ def test_every_keyword_of_the_grammar_is_in_the_language_reference():
     keywords = set(re.findall(r'"([a-z_]+)"', grammar_text())) - {"x"}
     missing = sorted(k for k in keywords if not re.search(rf"\b{k}\b", text))
     assert missing == []
+
+
+def test_a_file_with_twelve_different_errors_reports_all_twelve():
+    from helpers import DATA
+    from unorules.errors import RulebookError
+    from unorules.loader import load
+    with pytest.raises(RulebookError) as e:
+        load(DATA / "twelve_errors.uno")
+    found = [(d.code, d.span.line) for d in e.value.diagnostics]
+    assert found == [("U0503", 5), ("U0301", 8), ("U0203", 9), ("U0202", 11), ("U0303", 15), ("U0302", 16),
+                     ("U0201", 17), ("U0402", 21), ("U0204", 24), ("U0701", 25), ("U0301", 26), ("U0204", 27)]
+    assert len(str(e.value).splitlines()) == 12          # str() carries every diagnostic
+
+
+def test_a_missing_brace_says_where_its_block_opened(tmp_path):
+    from helpers import write
+    p = write(tmp_path, "open.uno", "rulebook x\nextends classic\ncard a {\n  wild\n  on play: if true { draw 1 }\n"
+                                    "  # a { in a comment\n")
+    code, out, err = run_cli("validate", p)
+    assert code == 1 and "open.uno:3:8: error[U0102]: unclosed `{` opened at 3:8" in err
+    assert "the file ends at 6:" in err
+
+
+def test_a_bad_key_does_not_hide_bad_cards_in_a_scenario(tmp_path):
+    from helpers import write
+    p = write(tmp_path, "k.yaml", "name: x\nrulebook: classic\nplayers: 2\n"
+                                  "given: {hands: {0: [red 1, purple 9]}, discard: [red 2], tunr: 0}\n"
+                                  "expect: {hand_size: {0: 1}}\n")
+    code, out, err = run_cli("test", p)
+    assert code == 1
+    assert "no card `purple 9`" in out and "unknown key `given.tunr`" in out and "unknown key `expect.hand_size`" in out

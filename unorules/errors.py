@@ -132,8 +132,7 @@ class RulebookError(UnorulesError):
     def __init__(self, diagnostics: list[Diagnostic], texts: dict[str, str] | None = None):
         self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
         self.texts = dict(texts or {})
-        first = self.diagnostics[0] if self.diagnostics else None
-        super().__init__(f"{first.location()}: {first.message}" if first else "invalid input")
+        super().__init__("\n".join(f"{d.location()}: {d.message}" for d in self.diagnostics) or "invalid input")
 
     def render(self) -> str:
         return "\n\n".join(d.render(self.texts.get(d.file)) for d in self.diagnostics)

@@ -631,10 +631,13 @@ def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str 
         raise RulebookError(asm.diagnostics, asm.files) from None
     except RulebookError as e:
         raise RulebookError(asm.diagnostics + e.diagnostics, {**asm.files, **e.texts}) from None
-    if asm.diagnostics:
-        raise RulebookError(asm.diagnostics, asm.files)
+    if any(d.code in LINK_ERRORS for d in asm.diagnostics):
+        raise RulebookError(asm.diagnostics, asm.files)    # a part is missing: the rest would only echo that
     rulebook = Rulebook(merged["name"], merged, asm.files, asm.spans, asm.origins, asm.parts, asm.keep)
-    problems = check(rulebook)
+    problems = asm.diagnostics + check(rulebook)         # every error of every file at once
     if problems:
         raise RulebookError(problems, asm.files)
     return rulebook
+
+
+LINK_ERRORS = {"U0206", "U0601", "U0602"}      # an extends or include that leads nowhere (or back)

@@ -749,12 +749,15 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, file: str) -> Diagnostic
         lines = text.splitlines() or [""]
         line = len(lines)
         col = len(lines[-1]) + 1
-        opened = text.count("{") - text.count("}")
+        opened = _unclosed_brace(text)
         expected = _expected_words(parser, getattr(err, "expected", ()) or ())
-        help_ = "a `}` is missing: every `{` needs its `}`" if opened > 0 else (
-            "expected " + _or(expected) if expected else None)
+        if opened is not None:
+            ol, oc = opened
+            return Diagnostic("U0102", f"unclosed `{{` opened at {ol}:{oc}", file, Span(ol, oc, ol, oc + 1),
+                              "this `{` is never closed", "add its `}` where the block ends",
+                              notes=[f"the file ends at {line}:{col} inside this block"])
         return Diagnostic("U0102", "the file ends too early", file, Span(line, col, line, col + 1),
-                          "the file ends here", help_)
+                          "the file ends here", "expected " + _or(expected) if expected else None)
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
         return Diagnostic("U0101", f"unexpected character `{ch}`", file,
@@ -781,6 +784,28 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, file: str) -> Diagnostic
     if word == "}" and "{" not in text[: tok.start_pos]:
         help_ = "this `}` closes nothing"
     return Diagnostic("U0101", msg, file, span, "not expected here", help_)
+
+
+def _unclosed_brace(text: str):
+    """(line, column) of the innermost `{` that no `}` closes, outside text and comments; or None."""
+    stack, line, col, quoted, comment = [], 1, 0, False, False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, quoted, comment = line + 1, 0, False, False
+        elif comment:
+            continue
+        elif ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch == "#":
+            comment = True
+        elif ch == "{":
+            stack.append((line, col))
+        elif ch == "}" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
 
 
 def _or(words):

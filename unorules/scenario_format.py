@@ -138,6 +138,7 @@ class Scenario:
     spans: object
     text: str
     index: int = 0
+    problems: tuple = ()          # unknown keys: reported with the problems found when it is built
 
 
 # ---------------------------------------------------------------------------------------------
@@ -150,9 +151,10 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
     data, spans = parse_yaml(text, file)
     diags: list[Diagnostic] = []
 
-    def err(msg, node, key=None, help_=None):
-        diags.append(Diagnostic("U0801", msg, file, spans.at(node, key) if key is not None else spans.at(node),
-                                help=help_))
+    def err(msg, node, key=None, help_=None, shape=True):
+        (diags if shape else keys).append(Diagnostic("U0801", msg, file, spans.at(node, key) if key is not None
+                                                     else spans.at(node), help=help_))
+    keys: list[Diagnostic] = []               # unknown keys: reported with the scenario's other problems
 
     if isinstance(data, dict) and "scenarios" in data:
         extra = set(data) - {"scenarios"}
@@ -166,6 +168,7 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
         items = [data]
     out = []
     for i, sc in enumerate(items):
+        first_key = len(keys)
         if not isinstance(sc, dict):
             err("a scenario must be a mapping with `name`, `rulebook`, `players`", sc if isinstance(sc, (list, dict)) else data)
             continue
@@ -203,9 +206,10 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
                     err(f"script[{j}] needs `player`: the seat the engine must be asking", script, j)
                 if "expect" in entry and isinstance(entry["expect"], dict):
                     _check_keys(entry["expect"], EXPECT_KEYS, f"script[{j}].expect.", err)
-        out.append(Scenario(str(sc.get("name", f"{path.stem}[{i}]")), file, sc, spans, text, i))
-    if diags:
-        raise ScenarioError(diags, {file: text})
+        out.append(Scenario(str(sc.get("name", f"{path.stem}[{i}]")), file, sc, spans, text, i,
+                            tuple(keys[first_key:])))
+    if diags:                                 # values of the wrong shape: nothing can be built from them
+        raise ScenarioError(diags + keys, {file: text})
     return out
 
 
@@ -237,6 +241,6 @@ def _check_keys(d, allowed, prefix, err):
     for k in d:
         if k not in allowed:
             err(f"unknown key `{prefix}{k}`", d, k, did_you_mean(str(k), allowed) or
-                "allowed: " + ", ".join(f"`{a}`" for a in allowed))
+                "allowed: " + ", ".join(f"`{a}`" for a in allowed), shape=False)
 
 

@@ -43,7 +43,7 @@ class Result:
 class _Setup:
     def __init__(self, sc: Scenario, rules, game):
         self.sc, self.rules, self.game = sc, rules, game
-        self.diags: list[Diagnostic] = []
+        self.diags: list[Diagnostic] = list(sc.problems)     # the file's unknown keys, with the rest
         self.cards: list[tuple] = []
         self.used: Counter = Counter()
         nsides = len(rules.sides)
