@@ -27,7 +27,26 @@ def narrate(s, ev, you_seat) -> str | None:
     if t == "turn_up":
         return f"First card turned up: {ev['card']}"
     if t == "play":
-        return f"{who().capitalize()} {verb('player', 'play', 'plays')} {ev['card']}" + (" and call UNO!" if ev.get("uno") and ev.get("player") == you_seat else " and calls UNO!" if ev.get("uno") else "")
+        return f"{who().capitalize()} {verb('player', 'play', 'plays')} {ev['card']}"
+    if t == "uno":
+        return f"{who().capitalize()} {verb('player', 'call', 'calls')} UNO!"
+    if t == "deal":
+        return f"Each player is dealt {ev['hand']} cards"
+    if t == "attack":
+        return f"{who('target').capitalize()} {verb('target', 'take', 'takes')} the attack (penalty {ev['penalty']})"
+    if t == "draw_short":
+        return f"The draw pile is empty: {who()} {verb('player', 'get', 'gets')} {ev['got']} of {ev['wanted']} cards"
+    if t == "exchange":
+        mine = {ev.get("player"): ev.get("gave"), ev.get("other"): ev.get("got")}.get(you_seat)
+        theirs = {ev.get("player"): ev.get("got"), ev.get("other"): ev.get("gave")}.get(you_seat)
+        text = f"{who().capitalize()} and {_seat_name(s, ev['other'], you_seat)} exchange a card"
+        return text + (f" (you give {mine}, you get {theirs})" if you_seat in (ev.get("player"), ev.get("other")) else "")
+    if t == "take_back":
+        return f"{ev['card']} goes back to {_seat_name(s, ev['player'], you_seat)}'s hand"
+    if t == "no_choice":
+        return "There is nobody to choose"
+    if t == "game_end":
+        return "The game is over" if ev.get("outcome") == "win" else f"The game ends ({ev.get('outcome')})"
     if t == "draw":
         cards = f": {', '.join(ev['cards'])}" if ev.get("player") == you_seat and ev.get("cards") else ""
         n = ev["count"]
@@ -39,7 +58,7 @@ def narrate(s, ev, you_seat) -> str | None:
     if t == "reverse":
         return f"The direction of play is now {ev['direction']}"
     if t == "color":
-        return f"The color is now {ev['color']}" if ev.get("color") else None
+        return f"The color is now {ev['color']}" if ev.get("color") else "No color is in play"
     if t == "respond":
         return f"{who().capitalize()} {verb('player', 'answer', 'answers')} with {ev['card']}"
     if t == "pass_attack":
@@ -63,8 +82,11 @@ def narrate(s, ev, you_seat) -> str | None:
         return "All hands are gathered, shuffled and dealt out again"
     if t == "flip":
         return f"Everything flips to the {ev['side']} side; the top card is now {ev['top']}"
-    if t in ("give", "give_hand"):
-        return f"{who().capitalize()} {verb('player', 'give', 'gives')} {'a card' if t == 'give' else 'their hand'} to {_seat_name(s, ev['to'], you_seat)}"
+    if t == "give":
+        card = ev["card"] if you_seat in (ev.get("player"), ev.get("to")) else "a card"
+        return f"{who().capitalize()} {verb('player', 'give', 'gives')} {card} to {_seat_name(s, ev['to'], you_seat)}"
+    if t == "give_hand":
+        return f"{who().capitalize()} {verb('player', 'give', 'gives')} their hand to {_seat_name(s, ev['to'], you_seat)}"
     if t == "reveal":
         return f"Revealed: {ev['card']}"
     if t == "chance":
@@ -146,6 +168,52 @@ PROMPTS = {"turn": "Your turn", "drawn": "You drew a playable card", "color": "N
            "take": "Choose a card to take", "option": "Choose", "number": "Choose a number", "kind": "Name a card kind"}
 
 
+SILENT = {"turn"}          # events with no line of their own: your turn shows the table instead
+
+
+def menu(s, d) -> list[tuple[str, list]]:
+    """The decision's options for a person, in `legal_actions()` order: one line per action, except
+    that the plays of one card that name each color make one line (the color is asked next)."""
+    entries: list[tuple[str, list]] = []
+    by_key: dict = {}
+    for a in s.legal_actions():
+        if a.color is None:
+            entries.append((s.action_name(a), [a]))
+            continue
+        key = (a.kind, a.value, a.call)
+        if key not in by_key:
+            plain = s.action_name(a._replace(color=None))
+            by_key[key] = (plain, [])
+            entries.append(by_key[key])
+        by_key[key][1].append(a)
+    return [(label if len(acts) == 1 else
+             f"{label} ({', '.join(s.rules.color_names[a.color] for a in acts)})", acts) for label, acts in entries]
+
+
+def stakes(s, d, you_seat) -> str | None:
+    """Before a challenge: what the attack costs, and what a challenge does, in words."""
+    from .explain import Words
+    atk = d.env
+    kind = s.rules.kinds[atk.kind]
+    card = next((c for c in s.rules.ir.get("cards", []) if c["names"][0] == kind.name), None)
+    if card is None or "challenge" not in card:
+        return None
+    words = Words(s.rules.ir).actions(card["challenge"], "the challenger")
+    return (f"{_seat_name(s, atk.attacker, you_seat).capitalize()} attacked you with {kind.name} (penalty "
+            f"{atk.penalty}). If you challenge, you see their hand, and: {words}.")
+
+
+def _choose_line(read, write, count) -> int:
+    while True:
+        prompt = f"Your choice [1{f'-{count}' if count > 1 else ''}, q to quit]: "
+        line = read(prompt).strip().lower()
+        if line in ("q", "quit", "exit"):
+            raise Quit()
+        if line.isascii() and line.isdigit() and 1 <= int(line) <= count:
+            return int(line) - 1
+        write(f"Please type a number from 1 to {count}." if count > 1 else "Please type 1.")
+
+
 def play_game(game, *, seed: int, you: int = 0, agents=("greedy",), read, write) -> object:
     """Play one game with a person at original seat `you`; `read(prompt)` returns a line (EOFError
     when input ends), `write(text)` shows text. Returns the final state."""
@@ -155,10 +223,18 @@ def play_game(game, *, seed: int, you: int = 0, agents=("greedy",), read, write)
     shown = 0
     while True:
         log = s.log or []
+        me_seat = s.seats.index(you)
+        previous = log[shown - 1] if shown else None
         for ev in log[shown:]:
-            text = narrate(s, ev, s.seats.index(you))
+            if ev["type"] == "round_start" and ev["round"] > 1:
+                write("Scores: " + ", ".join(f"{_seat_name(s, q, me_seat)} {s.scores[q]}" for q in range(s.n)))
+                read("Press Enter for the next round. ")
+            jumped = previous is not None and previous["type"] == "jump_in" and ev["type"] == "play" \
+                and ev.get("player") == previous.get("player")        # told once, as the jump
+            text = None if jumped else narrate(s, ev, me_seat)
             if text:
                 write(text)
+            previous = ev
         shown = len(log)
         if s.terminal:
             break
@@ -173,17 +249,21 @@ def play_game(game, *, seed: int, you: int = 0, agents=("greedy",), read, write)
         me = d.player
         write("")
         write(table(s, me))
+        if d.kind == "challenge":
+            text = stakes(s, d, me)
+            if text:
+                write(text)
         write(f"{PROMPTS.get(d.kind, d.kind)}:")
-        for i, a in enumerate(d.options, 1):
-            write(f"  {i}) {s.action_name(a)}")
-        while True:
-            line = read(f"Your choice [1-{len(d.options)}, q to quit]: ").strip().lower()
-            if line in ("q", "quit", "exit"):
-                raise Quit()
-            if line.isascii() and line.isdigit() and 1 <= int(line) <= len(d.options):
-                break
-            write(f"Please type a number from 1 to {len(d.options)}.")
-        s.apply_action(d.options[int(line) - 1])
+        entries = menu(s, d)
+        for i, (label, _) in enumerate(entries, 1):
+            write(f"  {i}) {label}")
+        acts = entries[_choose_line(read, write, len(entries))][1]
+        if len(acts) > 1:                      # a play that names a color: which one
+            write("Name a color:")
+            for i, a in enumerate(acts, 1):
+                write(f"  {i}) {s.rules.color_names[a.color]}")
+            acts = [acts[_choose_line(read, write, len(acts))]]
+        s.apply_action(acts[0])
     if s.outcome == "win":
         winner = s.seats[s.winner]
         write(f"\nGame over: {'you win' if winner == you else f'seat {s.winner} wins'}. "

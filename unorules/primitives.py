@@ -320,7 +320,8 @@ def _exchange_pick(s, pair, picked, i):
         if b is not None:
             s.hands[q].remove(b); s.hands[p].append(b)
         _track_exposure(s, p, q)
-        s.emit("exchange", player=p, other=q)
+        s.emit("exchange", player=p, other=q, gave=s.card_name(a) if a is not None else None,
+               got=s.card_name(b) if b is not None else None)
         return
     who = pair[i]
     if not s.hands[who]:
