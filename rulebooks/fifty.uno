@@ -2,6 +2,8 @@
 # assumed), 50 points. The player names two other players, one "UNO" and one "50", and flips a
 # coin (even odds): on `uno` the "50" player draws 4, on `fifty` the "UNO" player draws 4; then
 # the player names the color. With one other player (two at the table) that player is both.
+# Four more cards that make a player draw four lengthen rounds: the stall cap is three times the
+# default.
 rulebook fifty "UNO 50th anniversary: classic plus the Wild 50 coin flip"
 
 extends classic
@@ -22,4 +24,8 @@ card wild_fifty {
 
 deck {
   4 × wild_fifty
+}
+
+turn {
+  cap 30000 turns
 }

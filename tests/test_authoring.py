@@ -119,7 +119,8 @@ def test_compare_with_a_custom_card_reports_both_variants_and_a_verdict():
     code, out, err = run_cli("compare", "official", "--with", "everyone_draws", "--games", "300", "--json")
     assert code == 0
     d = json.loads(out)
-    assert d["variants"] == ["official", "official + everyone_draws"] and d["cards"] == ["wild_customizable"]
+    assert [v["label"] for v in d["variants"]] == ["official", "official + everyone_draws"]
+    assert d["cards"] == ["wild_customizable"]
     first, second = d["results"]
     assert first["games"] == second["games"] == 300
     assert first["tracked_card"]["players"] > 0 and second["tracked_card"]["players"] > 0
@@ -130,7 +131,7 @@ def test_compare_with_a_custom_card_reports_both_variants_and_a_verdict():
 
 def test_compare_two_rulebooks_and_usage():
     code, out, err = run_cli("compare", "classic", "killer", "--games", "50", "--json")
-    assert code == 0 and json.loads(out)["variants"] == ["classic", "killer"]
+    assert code == 0 and [v["label"] for v in json.loads(out)["variants"]] == ["classic", "killer"]
     assert run_cli("compare", "classic")[0] == 2
 
 
@@ -148,3 +149,21 @@ def test_each_tutorial_card_plays_in_the_terminal(card):
     assert code == 0, err
     assert "Game over" in out or "Input ended" in out
     assert "Your hand:" in out
+
+
+def test_the_readme_python_example_ends_its_game():
+    import re
+    text = (ROOT / "README.md").read_text()
+    code = re.search(r"## Python API\n\n```python\n(.*?)```", text, re.S).group(1)
+    code = code.split("summary = unorules.simulate")[0]          # the game part
+    scope: dict = {}
+    exec(compile(code.replace("print(", "result = ("), "README.md", "exec"), scope)   # noqa: S102 - our own README
+    outcome, winner, returns = scope["result"]
+    assert outcome == "win" and winner is not None and sum(returns) == pytest.approx(0)
+
+
+def test_the_package_docstring_example_runs():
+    import doctest
+    import unorules
+    failures, tried = doctest.testmod(unorules, verbose=False)
+    assert tried >= 7 and failures == 0

@@ -190,3 +190,67 @@ def test_export_output_reads_back(tmp_path):
     code, _, err = run_cli("export", DATA / "everything.uno", "-o", p)
     assert code == 0, err
     assert parse_file(p).ir == parse_file(DATA / "everything.uno").ir
+
+
+# ---- output a user can rely on ---------------------------------------------------------------------
+
+def test_an_events_file_replays_and_a_changed_event_is_found(tmp_path):
+    import json
+    events = tmp_path / "e.jsonl"
+    code, out, err = run_cli("simulate", "official", "--include", "stacking", "-n", "12", "--agents", "random,greedy",
+                             "--events", events)
+    assert code == 0
+    lines = events.read_text().splitlines()
+    head = json.loads(lines[0])
+    assert head["rulebook"] == "official" and head["include"] == ["stacking"] and head["agents"] == ["random", "greedy"]
+    deal = next(json.loads(x) for x in lines if '"type":"deal"' in x)
+    assert sum(len(h) for h in deal["hands"].values()) == 28          # the deal in full
+    assert all("why" in json.loads(x) for x in lines if '"type":"draw"' in x)
+    code, out, err = run_cli("replay", events)
+    assert code == 0 and "12 games" in out and "replays the same" in out
+    i = next(i for i, x in enumerate(lines) if '"type":"draw"' in x and i > 50)
+    ev = json.loads(lines[i])
+    ev["cards"] = ["red 0"] * ev["count"]
+    lines[i] = json.dumps(ev)
+    events.write_text("\n".join(lines) + "\n")
+    code, out, err = run_cli("replay", events)
+    assert code == 1 and "mismatch" in err and f"event {ev['seq']}" in err
+
+
+def test_replay_refuses_a_file_that_is_not_an_events_file(tmp_path):
+    p = tmp_path / "x.jsonl"
+    p.write_text('{"a": 1}\n')
+    code, out, err = run_cli("replay", p)
+    assert code == 1 and "not an events file" in err
+
+
+def test_compare_keeps_its_columns_apart_and_names_both_variants():
+    import re
+    code, out, err = run_cli("compare", "official", "--with", "everyone_draws", "--include", "stacking", "-n", "60")
+    assert code == 0
+    assert "official + stacking + everyone_draws" in out
+    for line in out.splitlines():
+        assert not re.search(r"of [\d,]*\d\.\d+%", line), line           # no cells run together
+        cells = re.split(r"\s{3,}", line.strip())
+        if line.startswith("played"):
+            assert len(cells) == 3, line
+
+
+def test_compare_json_names_the_variants_and_leaves_out_an_untracked_card():
+    import json
+    code, out, err = run_cli("compare", "official", "classic", "-n", "20", "--json")
+    d = json.loads(out)
+    assert [v["rulebook"] for v in d["variants"]] == ["official", "classic"]
+    assert all("tracked_card" not in r for r in d["results"])
+    code, out, err = run_cli("compare", "official", "--with", "everyone_draws", "-n", "20", "--json")
+    d = json.loads(out)
+    assert d["variants"][1]["with"] == ["everyone_draws"] and "tracked_card" in d["results"][1]
+
+
+def test_simulate_json_names_the_variant_and_shows_progress_on_stderr():
+    import json
+    code, out, err = run_cli("simulate", "bts", "--include", "stacking", "--option", "dance_chance=0.25", "-n", "200",
+                             "--json")
+    d = json.loads(out)
+    assert d["rulebook"] == "bts" and d["include"] == ["stacking"] and d["options"] == {"dance_chance": 0.25}
+    assert "tracked_card" not in d and "simulating" in err

@@ -1,11 +1,14 @@
 """unorules: UNO rulebooks as data, and a generic interpreter that runs them.
 
-    import unorules
-    rb = unorules.load("official")                 # parse, merge, check (raises RulebookError)
-    game = unorules.Game(rb, players=4, seed=1)     # a step-able game
-    state = game.new_state(seed=1)
-    state.legal_actions(); state.apply_action(...)
-    summary = unorules.simulate("official", games=1000, players=4, agents=("greedy", "random"))
+    >>> import unorules
+    >>> rb = unorules.load("official")                 # parse, merge, check (raises RulebookError)
+    >>> game = unorules.Game(rb, players=4)            # a step-able game
+    >>> state = game.new_state(seed=1)
+    >>> action = state.legal_actions()[0]
+    >>> state.apply_action(action)
+    >>> summary = unorules.simulate("official", games=20, players=4, agents=("greedy", "random"))
+    >>> summary["games"]
+    20
 """
 from __future__ import annotations
 

@@ -264,7 +264,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     a = RunSpec(first, (), (), tuple(search), players, seed, names, rounds, (), None, tuple(cards))
     b = RunSpec(second or first, tuple(include), tuple(with_), tuple(search), players, seed, names, rounds, (), None,
                 tuple(cards))
-    labels = [first, (second or first) + "".join(f" + {Path(w).stem}" for w in with_) + "".join(f" + {m}" for m in include)]
+    labels = [variant_label(a), variant_label(b)]
     for spec in (a, b):
         try:
             make_game(spec)
@@ -272,11 +272,13 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
             _fail_render(e)
     results = []
     for spec, label in zip((a, b), labels):
-        if not as_json and games >= 200:
+        if games >= 200:
             with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
                 results.append(run(spec, games, workers, None, bar.update).as_dict(players))
         else:
             results.append(run(spec, games, workers).as_dict(players))
+        if not cards:
+            results[-1].pop("tracked_card", None)
     da, db = results
     verdicts = []
     ta, tb = da["turns_per_round"], db["turns_per_round"]
@@ -292,32 +294,57 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
         if p_seat < 0.05:
             verdicts.append(f"seat {seat} wins {'more' if wb['rate'] > wa['rate'] else 'less'} often with {labels[1]} "
                             f"({wa['rate']:.1%} vs {wb['rate']:.1%}, p = {p_seat:.2g})")
-    ca, cb = da["tracked_card"], db["tracked_card"]
+    ca, cb = da.get("tracked_card"), db.get("tracked_card")
     if cards and ca["players"] and cb["players"]:
         p_card = compare_rates(ca["wins"], ca["players"], cb["wins"], cb["players"])
         if p_card < 0.05:
             verdicts.append(f"a player who plays {', '.join(cards)} wins {'more' if cb['rate'] > ca['rate'] else 'less'} "
                             f"often with {labels[1]} ({ca['rate']:.1%} vs {cb['rate']:.1%}, p = {p_card:.2g})")
     if as_json:
-        echo(json.dumps({"variants": labels, "results": results, "cards": list(cards), "verdicts": verdicts},
-                              indent=2, sort_keys=True))
+        echo(json.dumps({"variants": [dict(variant_of(spec), label=label) for spec, label in zip((a, b), labels)],
+                         "results": results, "cards": list(cards), "verdicts": verdicts}, indent=2, sort_keys=True))
         return
-    w = max(len(labels[0]), len(labels[1]), 24)
     echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
-    echo(f"{'':<30}{labels[0]:<{w + 4}}{labels[1]}")
-    row = lambda name, x, y: echo(f"{name:<30}{x:<{w + 4}}{y}")   # noqa: E731
-    row("turns per round (mean)", f"{ta['mean']} (sd {da['turns_per_round_sd']})", f"{tb['mean']} (sd {db['turns_per_round_sd']})")
-    row("turns per round (median, p95)", f"{ta['median']}, {ta['p95']}", f"{tb['median']}, {tb['p95']}")
-    row("stalls", da["stalls"], db["stalls"])
+    rows = [("", labels[0], labels[1]),
+            ("turns per round (mean)", f"{ta['mean']} (sd {da['turns_per_round_sd']})",
+             f"{tb['mean']} (sd {db['turns_per_round_sd']})"),
+            ("turns per round (median, p95)", f"{ta['median']}, {ta['p95']}", f"{tb['median']}, {tb['p95']}"),
+            ("stalls", str(da["stalls"]), str(db["stalls"]))]
     for seat in map(str, range(players)):
         fa, fb = da["wins_by_seat"][seat], db["wins_by_seat"][seat]
-        row(f"seat {seat} wins", f"{fa['rate']:.1%} [{fa['ci95'][0]:.1%}, {fa['ci95'][1]:.1%}]",
-            f"{fb['rate']:.1%} [{fb['ci95'][0]:.1%}, {fb['ci95'][1]:.1%}]")
+        rows.append((f"seat {seat} wins", f"{fa['rate']:.1%} [{fa['ci95'][0]:.1%}, {fa['ci95'][1]:.1%}]",
+                     f"{fb['rate']:.1%} [{fb['ci95'][0]:.1%}, {fb['ci95'][1]:.1%}]"))
     if cards:
-        fmt = lambda c: (f"{c['rate']:.1%} [{c['ci95'][0]:.1%}, {c['ci95'][1]:.1%}] of {c['players']}"   # noqa: E731
-                         if c["players"] else "never played")
-        row(f"played {', '.join(cards)}: won"[:29], fmt(ca), fmt(cb))
+        def card_cell(c):
+            return (f"{c['rate']:.1%} [{c['ci95'][0]:.1%}, {c['ci95'][1]:.1%}] of {c['players']:,}"
+                    if c["players"] else "never played")
+        rows.append((f"played {', '.join(cards)}: won", card_cell(ca), card_cell(cb)))
+    widths = [max(len(r[i]) for r in rows) + 3 for i in range(2)]
+    for r in rows:
+        echo(f"{r[0]:<{widths[0]}}{r[1]:<{widths[1]}}{r[2]}".rstrip())
     echo("\nverdict: " + ("; ".join(verdicts) if verdicts else "no significant difference (95% level)"))
+
+
+@cli.command(short_help="Play an events file's games again and check every event.")
+@click.argument("events", type=click.Path(exists=True, dir_okay=False))
+def replay(events):
+    """Rebuild every game of an events file (`simulate --events FILE`) from the run it records and
+    check that each event, the deal and every draw included, comes out the same. Exit 1 on the
+    first difference."""
+    from .simulation import replay as run_replay
+    try:
+        report = run_replay(events)
+    except RulebookError as e:
+        _fail_render(e)
+    except UnorulesError as e:
+        echo(f"error: {e}", err=True)
+        sys.exit(1)
+    if report.mismatch:
+        echo(f"mismatch: {report.mismatch}", err=True)
+        echo(f"{report.games} games matched before it", err=True)
+        sys.exit(1)
+    echo(f"{report.games} games, {report.events} events: every event replays the same"
+         + (" (the file was cut by an interruption; the games before it were checked)" if report.cut else ""))
 
 
 @cli.command("list", short_help="The shipped rulebooks, modules and custom cards.")
@@ -504,6 +531,20 @@ def _parse_options(pairs):
     return tuple(out)
 
 
+def variant_of(spec) -> dict:
+    """What a run played: the rulebook, its modules, custom files and options (for JSON)."""
+    return {"rulebook": spec.source, "include": list(spec.include), "with": [str(w) for w in spec.with_],
+            "options": dict(spec.options)}
+
+
+def variant_label(spec) -> str:
+    """The same in one line: `official + stacking + my_card.uno (stack_limit=8)`."""
+    text = spec.source + "".join(f" + {m}" for m in spec.include) + "".join(f" + {Path(str(w)).name}" for w in spec.with_)
+    if spec.options:
+        text += " (" + ", ".join(f"{k}={v}" for k, v in spec.options) + ")"
+    return text
+
+
 def _print_summary(d: dict, label: str):
     echo(f"{label}: {d['games']} games")
     oc = d["outcomes"]
@@ -569,19 +610,19 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
         _fail_render(e)
     except RuleRuntimeError as e:
         raise click.UsageError(str(e))
-    show = games >= 200 and not as_json
-    if show:
+    if games >= 200:                  # on standard error, so --json output stays clean
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
             summary = run(spec, games, workers, events, bar.update)
     else:
         summary = run(spec, games, workers, events)
     d = summary.as_dict(players)
-    d["rulebook"] = str(rulebook)
+    d.pop("tracked_card", None)       # simulate follows no card (compare does)
+    d.update(variant_of(spec))
     d["players"], d["seed"], d["agents"] = players, seed, list(names)
     if as_json:
         echo(json.dumps(d, indent=2, sort_keys=True))
     else:
-        _print_summary(d, f"{rulebook}, {players} players, seed {seed}, agents {','.join(names)}")
+        _print_summary(d, f"{variant_label(spec)}, {players} players, seed {seed}, agents {','.join(names)}")
     sys.exit(1 if d["errors"] else 0)
 
 

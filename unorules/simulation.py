@@ -82,6 +82,8 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
     names = seat_agents(spec)
     summary = Summary()
     out = open(events_path, "w", encoding="utf-8") if events_path else None
+    if out is not None:
+        out.write(json.dumps(header(spec)) + "\n")
     i = start
     try:
         for i in range(start, stop):
@@ -100,6 +102,79 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
         if out is not None:
             out.close()
     return summary
+
+
+EVENTS_VERSION = 1
+
+
+def header(spec: RunSpec) -> dict:
+    """The first line of an events file: the run it records, so `unorules replay` can play it again."""
+    return {"unorules_events": EVENTS_VERSION, "rulebook": spec.source, "include": list(spec.include),
+            "with": [str(w) for w in spec.with_], "search": [str(p) for p in spec.search], "players": spec.players,
+            "seed": spec.seed, "agents": list(spec.agents), "rounds": spec.rounds, "options": dict(spec.options),
+            "perform_chance": spec.perform_chance}
+
+
+@dataclass
+class Replay:
+    games: int = 0                    # games replayed, every event equal
+    events: int = 0
+    mismatch: str | None = None       # the first difference, in words
+    cut: bool = False                 # the file ends with an interruption mark
+
+
+def replay(path: str | Path) -> Replay:
+    """Play every game of an events file again from its header (rulebook, seed, agents) and check
+    that each event, the deal and every draw included, is the one the file holds."""
+    from .errors import UnorulesError
+    report = Replay()
+    with open(path, encoding="utf-8") as f:
+        first = f.readline()
+        try:
+            head = json.loads(first)
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("unorules_events") != EVENTS_VERSION:
+            raise UnorulesError(f"`{path}` is not an events file of this version (its first line names the run)")
+        spec = RunSpec(head["rulebook"], tuple(head["include"]), tuple(head["with"]), tuple(head["search"]),
+                       head["players"], head["seed"], tuple(head["agents"]), head["rounds"],
+                       tuple(head["options"].items()), head["perform_chance"])
+        game = make_game(spec, log_events=True)
+        current, expected = None, []
+
+        def check(index, want):
+            s = play_one(game, spec, index)
+            got = [json.loads(json.dumps({"game": index, "seq": seq, **ev})) for seq, ev in enumerate(s.log)]
+            for a, b in zip(want, got):
+                if a != b:
+                    return f"game {index}, event {a.get('seq')}: the file has {json.dumps(a)}, the replay {json.dumps(b)}"
+            if len(want) != len(got):
+                return f"game {index}: the file has {len(want)} events, the replay {len(got)}"
+            return None
+
+        for n, line in enumerate(f, 2):
+            try:
+                ev = json.loads(line)
+            except ValueError:
+                report.mismatch = f"line {n} is not JSON"
+                return report
+            if ev.get("interrupted"):
+                report.cut = True
+                break
+            if ev.get("game") != current:
+                if current is not None:
+                    report.mismatch = check(current, expected)
+                    if report.mismatch:
+                        return report
+                    report.games += 1
+                current, expected = ev.get("game"), []
+            expected.append(ev)
+            report.events += 1
+        if current is not None and not report.mismatch:
+            report.mismatch = check(current, expected)
+            if not report.mismatch:
+                report.games += 1
+    return report
 
 
 def _worker(args):

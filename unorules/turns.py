@@ -66,7 +66,8 @@ def deal(s: State):
     del pile[len(pile) - dealt:]
     for i, p in enumerate(order):
         s.hands[p] += top[i::k]
-    s.emit("deal", hand=hand)
+    if s.log is not None:               # the deal in full, so a log can be replayed and checked
+        s.emit("deal", hand=hand, hands={str(q): [s.card_name(c) for c in s.hands[q]] for q in order})
     s.push(turn_up)                  # the agenda is a stack: the round's start rules run first
     s.fire("round_start", {"me": s.dealer, "_who": s.dealer})
 
