@@ -16,23 +16,27 @@ def bind(impl, who, where, ex, per_subject=False, loop_name=None, **kw):
     def run(s, env):
         try:
             players = who(s, env)
-            if per_subject or together:
-                envs = []
-                for p in players:
-                    e = dict(env)
-                    if per_subject:
-                        e["_who"] = p
-                        e.pop("_color", None)
-                    if loop_name is not None:
-                        e[loop_name] = p
-                    envs.append(e)
-                if together:
-                    batch = []
-                    for e in envs:
-                        e["_batch"] = batch
-                    s.agenda.append((commit_batch, batch))      # runs once every subject has chosen
-            else:
-                envs = [env] * len(players)
+            if not (per_subject or together):          # the common case: one env for all
+                if len(players) == 1:
+                    impl(s, env, players[0], ex, kw)
+                else:
+                    for p in reversed(players):
+                        s.agenda.append((_run_for, impl, env, p, ex, kw, where))
+                return
+            envs = []                                  # an env of its own for each subject
+            for p in players:
+                e = dict(env)
+                if per_subject:
+                    e["_who"] = p
+                    e.pop("_color", None)
+                if loop_name is not None:
+                    e[loop_name] = p
+                envs.append(e)
+            if together:
+                batch = []
+                for e in envs:
+                    e["_batch"] = batch
+                s.agenda.append((commit_batch, batch))          # runs once every subject has chosen
             if len(players) == 1:
                 impl(s, envs[0], players[0], ex, kw)
             else:

@@ -140,7 +140,8 @@ class StateViews:
             colors=list(self.rules.side_colors[self.side]),
             color_names=self.rules.color_names,
             counters=self.public_counters(p) if self.memory else {},
-            shown={q: [views[c] or self.card_view(q, c) for c in cards] for q, cards in self.shown.get(p, {}).items()})
+            shown={q: [views[c] or self.card_view(q, c) for c in cards] for q, cards in self.shown[p].items()}
+            if self.shown and p in self.shown else {})
 
     def public_counters(self, p) -> dict:
         """The counters and flags as player p may see them: a hidden one's other values are None."""
