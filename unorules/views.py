@@ -2,6 +2,7 @@
 person (action names, why a card may not be played), and to the tests (invariant violations)."""
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .compiler import NO_COLOR
@@ -36,6 +37,8 @@ class Observation(NamedTuple):
     counters: dict = {}        # name -> value, or (per player) a list by seat; hidden values of others: None
     shown: dict = {}           # seat -> [CardView]: what this player was shown of that player's hand
 
+
+_EMPTY = MappingProxyType({})      # an observation's counters and shown hands when there are none
 
 _KIND_ORDER = {"play": 0, "play_many": 1, "respond": 0, "jump_in": 0, "draw": 5, "keep": 5}
 
@@ -122,10 +125,7 @@ class StateViews:
     def observe(self, p) -> "Observation":
         """What player p may see: their own hand, the table, everyone's hand sizes. Never other hands."""
         d = self.decision
-        attacker = None
-        from .state import Attack
-        if d is not None and isinstance(d.env, Attack):
-            attacker = d.env.attacker
+        attacker = getattr(d.env, "attacker", None) if d is not None else None    # the env of an attack window
         top = self.discard[-1] if self.discard else None
         kinds = self.rules.kinds
         views = self._views
@@ -139,9 +139,9 @@ class StateViews:
             current=self.current, next=self.next_of(p), attacker=attacker,
             colors=list(self.rules.side_colors[self.side]),
             color_names=self.rules.color_names,
-            counters=self.public_counters(p) if self.memory else {},
+            counters=self.public_counters(p) if self.memory else _EMPTY,
             shown={q: [views[c] or self.card_view(q, c) for c in cards] for q, cards in self.shown[p].items()}
-            if self.shown and p in self.shown else {})
+            if self.shown and p in self.shown else _EMPTY)
 
     def public_counters(self, p) -> dict:
         """The counters and flags as player p may see them: a hidden one's other values are None."""
