@@ -32,6 +32,12 @@ def check_input(tmp_path, name: str, data: bytes):
         for d in e.diagnostics:
             assert d.code.startswith("U0") and d.message
             d.render(e.texts.get(d.file))          # rendering never fails either
+        return
+    if path.suffix == ".uno":                      # a valid file formats to text that reads back the same
+        from unorules.formatter import format_rulebook
+        from unorules.parser import parse_uno
+        ir, spans, _ = parse_uno(data.decode("utf-8"), name)
+        assert parse_uno(format_rulebook(ir, spans))[0] == ir
 
 
 def tokens(text):
