@@ -253,7 +253,8 @@ def play_game(game, *, seed: int, you: int = 0, agents=("greedy",), read, write)
             text = stakes(s, d, me)
             if text:
                 write(text)
-        write(f"{PROMPTS.get(d.kind, d.kind)}:")
+        prompt = PROMPTS.get(d.kind, d.kind)
+        write(prompt if prompt.endswith("?") else f"{prompt}:")
         entries = menu(s, d)
         for i, (label, _) in enumerate(entries, 1):
             write(f"  {i}) {label}")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .errors import Diagnostic, RulebookError, did_you_mean
 from .loader import parse_yaml, read_text
+from .schema import describe as _what
 
 TOP_KEYS = ["name", "rulebook", "include", "with", "options", "players", "seed", "given", "start", "defaults", "script",
             "expect"]
@@ -110,20 +111,6 @@ def check_shape(value, shape, parent, key, path, err):
             if _fits(value, s):
                 check_shape(value, s, parent, key, path, err)
                 break
-
-
-def _what(value) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return f"the text `{value[:40]}`"
-    if value is None:
-        return "nothing"
-    return f"the number {str(value)[:24]}"
 
 
 class ScenarioError(RulebookError):

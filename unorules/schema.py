@@ -61,7 +61,8 @@ _TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "text", "inte
                "number": "a number", "boolean": "true or false", "null": "nothing"}
 
 
-def _what(value) -> str:
+def describe(value) -> str:
+    """A value in words, for messages: `the text `x``, `a list`, `the number 3`."""
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, dict):
@@ -99,18 +100,18 @@ def _plain(error) -> tuple[str, str | None, object]:
     if v == "type":
         want = error.validator_value
         want = " or ".join(_TYPE_WORDS.get(w, w) for w in (want if isinstance(want, list) else [want]))
-        return f"{where} must be {want}, not {_what(error.instance)}", None, None
+        return f"{where} must be {want}, not {describe(error.instance)}", None, None
     if v in ("enum", "const"):
         allowed = error.validator_value if v == "enum" else [error.validator_value]
         words = ", ".join(f"`{a}`" for a in allowed)
-        return (f"{where} must be {'one of ' if len(allowed) > 1 else ''}{words}, not {_what(error.instance)}",
+        return (f"{where} must be {'one of ' if len(allowed) > 1 else ''}{words}, not {describe(error.instance)}",
                 did_you_mean(error.instance, allowed) if isinstance(error.instance, str) else None, None)
     if v == "pattern":
         return (f"{where}: `{error.instance}` is not a valid name",
                 "names are lower-case letters, digits and `_`, starting with a letter or `_`", None)
     if v in ("minimum", "maximum"):
         return (f"{where} must be {'at least' if v == 'minimum' else 'at most'} {error.validator_value}, "
-                f"not {_what(error.instance).removeprefix('the number ')}", None, None)
+                f"not {describe(error.instance).removeprefix('the number ')}", None, None)
     if v in ("minItems", "maxItems"):
         return f"{where} has {'too few' if v == 'minItems' else 'too many'} items (limit {error.validator_value})", None, None
     if v == "maxLength":
@@ -120,7 +121,7 @@ def _plain(error) -> tuple[str, str | None, object]:
 
 def schema_diagnostics(ir, spans, file: str) -> list[Diagnostic]:
     if not isinstance(ir, dict):
-        return [Diagnostic("U0401", f"a rulebook must be a mapping with `kind` and `name`, not {_what(ir)}",
+        return [Diagnostic("U0401", f"a rulebook must be a mapping with `kind` and `name`, not {describe(ir)}",
                            file, spans.at(ir), help="start the file with `kind: rulebook` and `name: ...`")]
     out = []
     seen = set()
