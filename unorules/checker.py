@@ -7,106 +7,13 @@ cards to deal), triggers that re-trigger themselves without bound, conflicting r
 from __future__ import annotations
 
 from .errors import Diagnostic, did_you_mean
-from .vocab import (ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, EMITS, GLOBAL_NAMES, METHODS,
-                    SCOPED_NAMES, TRIGGER_EVENTS)
+from .expr_types import ExprTypes, _a
+from .ir import constant, kind_names, literal_value, probability_options, sides_of, walk as _walk
+from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, EMITS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
 
 DEFAULT_PLAYERS = (2, 10)
 DEFAULT_HAND = 7
 MAX_DECK = 5000           # cards in one box; more is refused (memory and time stay bounded)
-
-
-def sides_of(ir: dict) -> list[dict]:
-    """The rulebook's sides; a plain `colors` list is the one side `light`."""
-    if ir.get("sides"):
-        return ir["sides"]
-    return [{"name": "light", "colors": list(ir.get("colors", []))}]
-
-
-def category_of(card: dict) -> str:
-    name = card["names"][0]
-    return card.get("category") or ("number" if name.isdigit() else "action")
-
-
-def kind_names(names, cards) -> list[str]:
-    """A kind set's names, with `any number` / `any action` / `any wild` spelt out."""
-    out = []
-    for n in names:
-        if isinstance(n, dict):
-            out += [c["names"][0] for c in cards if category_of(c) == n["any"]]
-        else:
-            out.append(n)
-    return list(dict.fromkeys(out))
-
-
-def literal_value(expr):
-    """The value of a constant expression, or None."""
-    if not isinstance(expr, dict):
-        return None
-    if expr.get("kind") in ("number", "bool", "string"):
-        return expr["value"]
-    if expr.get("kind") == "neg":
-        v = literal_value(expr["of"])
-        return -v if isinstance(v, (int, float)) else None
-    return None
-
-
-class _Unknown(Exception):
-    pass
-
-
-def constant(expr, options: dict | None = None):
-    """The value of a number expression known before the game (literals, options' declared values
-    and arithmetic on them), or None. Raises ZeroDivisionError for a division by a known zero."""
-    try:
-        return _const(expr, options or {})
-    except _Unknown:
-        return None
-
-
-def _const(e, options):
-    if not isinstance(e, dict):
-        raise _Unknown
-    k = e.get("kind")
-    if k == "number":
-        return e["value"]
-    if k == "name" and e["name"] in options and not isinstance(options[e["name"]], (bool, str)):
-        return options[e["name"]]
-    if k == "neg":
-        return -_const(e["of"], options)
-    if k == "binary" and e["op"] in ("+", "-", "*", "/", "%"):
-        a, b = _const(e["left"], options), _const(e["right"], options)
-        if e["op"] in ("/", "%") and b == 0:
-            raise ZeroDivisionError
-        if e["op"] == "/":
-            return a // b if isinstance(a, int) and isinstance(b, int) else a / b
-        return {"+": a + b, "-": a - b, "*": a * b, "%": a % b if e["op"] == "%" else 0}[e["op"]]
-    raise _Unknown
-
-
-def probability_options(ir: dict) -> set[str]:
-    """The options that stand for a chance (`perform ... chance OPTION`, `cut chance OPTION`): their
-    values must lie in 0..1."""
-    cut = ir.get("setup", {}).get("cut")
-    chances = [cut["chance"]] if cut else []
-    for a in all_actions(ir):
-        if a["kind"] == "perform" and "chance" in a:
-            chances.append(a["chance"])
-    names = {o["name"] for o in ir.get("options", [])}
-    return {c["name"] for c in chances if c.get("kind") == "name" and c["name"] in names}
-
-
-def all_actions(ir: dict):
-    """Every action of a rulebook, nested ones included."""
-    lists = []
-    for card in ir.get("cards", []):
-        lists += [e["actions"] for e in card.get("effects", [])]
-        if "challenge" in card:
-            lists.append(card["challenge"])
-    lists += [x["actions"] for key in ("reactions", "triggers", "declarations") for x in ir.get(key, [])]
-    if ir.get("setup", {}).get("cut"):
-        lists.append(ir["setup"]["cut"]["actions"])
-    for lst in lists:
-        yield from _walk(lst)
 
 
 def option_problem(name: str, value, declared, probability: bool) -> str | None:
@@ -120,7 +27,7 @@ def option_problem(name: str, value, declared, probability: bool) -> str | None:
     return None
 
 
-class Checker:
+class Checker(ExprTypes):
     def __init__(self, rulebook):
         self.rb = rulebook
         self.ir = rulebook.ir
@@ -516,15 +423,6 @@ class Checker:
             self.error("U0303", f"a chance must lie between 0 and 1, not {p}", e, None, "not a chance",
                        "write a value from 0 to 1 (0.25 is one time in four)")
 
-    def kind_literal(self, e) -> bool:
-        """Is `e` a whole number that names a number kind (`7` for the kind `7`)? Then it is one
-        (the compiler reads `kind_literals`)."""
-        if e.get("kind") == "number" and isinstance(e["value"], int) and not isinstance(e["value"], bool) \
-                and str(e["value"]) in self.cards:
-            self.kind_literals.add(id(e))
-            return True
-        return False
-
     def new_name(self, name, node, key, scope, what):
         """A name the rule gives (`as NAME`) must not hide one that already has a meaning."""
         if name in GLOBAL_NAMES or name in SCOPED_NAMES or name in self.colors or name in self.cards \
@@ -532,200 +430,9 @@ class Checker:
             self.error("U0202", f"`{name}` already has a meaning", node, key, "taken",
                        f"choose another name for {what}")
 
-    def no_member(self, e, of, what):
-        names = _members(of)
-        listed = "it has: " + ", ".join(f"`{n}`" for n in names) if names else None
-        self.error("U0302", f"{_a(of)} has no {what} `{e['name']}`", e, "name", f"unknown {what}",
-                   did_you_mean(e["name"], names) or listed)
-
-    # -----------------------------------------------------------------------------------------
-    def expect(self, expr, want, scope):
-        if want == "kind" and self.kind_literal(expr):
-            return
-        if expr.get("kind") == "name" and want in ("color", "kind"):
-            n = expr["name"]
-            pool = self.colors if want == "color" else self.cards
-            if n not in scope and n not in self.colors and n not in self.cards and n not in self.options \
-                    and n not in SCOPED_NAMES:
-                code, what = ("U0203", "color") if want == "color" else ("U0204", "card kind")
-                self.error(code, f"unknown {what} `{n}`", expr, None, f"not a {what}",
-                           did_you_mean(n, pool) or f"the {what}s are: " + ", ".join(f"`{c}`" for c in sorted(pool)))
-                return
-        got = self.type_of(expr, scope)
-        if got is None or got == want:
-            return
-        if want == "number" and got == "number":
-            return
-        self.error("U0301", f"expected {_a(want)} here, but this is {_a(got)}", expr, None, f"this is {_a(got)}",
-                   _type_help(want, got))
-
-    def type_of(self, e, scope):
-        k = e["kind"]
-        if k == "number":
-            return "number"
-        if k == "bool":
-            return "bool"
-        if k == "string":
-            return "text"
-        if k in ("each_other", "each_player"):
-            return "players"
-        if k == "name":
-            n = e["name"]
-            if n in scope:
-                return scope[n]
-            if n in self.colors:
-                return "color"
-            if n in self.cards:
-                return "kind"
-            if n in self.options:
-                return self.options[n]
-            if n in self.counters:
-                if self.counters[n]["per"] == "player":
-                    self.error("U0207", f"`{n}` is kept per player: say whose", e, None, "whose?", f"write `me.{n}`")
-                    return None
-                return self.counter_type(n)
-            if n in SCOPED_NAMES or n in GLOBAL_NAMES:
-                self.error("U0207", f"`{n}` has no value here", e, None, "not bound here", _where_bound(n))
-                return None
-            known = list(scope) + sorted(self.colors) + list(self.cards) + list(self.options)
-            self.error("U0201", f"unknown name `{n}`", e, None, "not a known name", did_you_mean(n, known))
-            return None
-        if k == "attr":
-            of = self.type_of(e["of"], scope)
-            if of is None:
-                return None
-            c = self.counters.get(e["name"])
-            if of == "player" and c is not None and c["per"] == "player":
-                return self.counter_type(e["name"])
-            t = ATTRIBUTES.get((of, e["name"]))
-            if t is None:
-                self.no_member(e, of, "attribute")
-            return t
-        if k == "call":
-            of = self.type_of(e["of"], scope)
-            if of is None:
-                return None
-            m = METHODS.get((of, e["name"]))
-            if m is None:
-                self.no_member(e, of, "method")
-                return None
-            arg_type, binds, result = m
-            if "arg" not in e:
-                self.error("U0301", f"`{e['name']}(...)` needs an argument", e, "name")
-            else:
-                self.expect(e["arg"], arg_type, {**scope, **binds})
-            return result
-        if k == "conditional":
-            self.expect(e["if"], "bool", scope)
-            a, b = self.type_of(e["then"], scope), self.type_of(e["else"], scope)
-            if a and b and a != b:
-                self.error("U0301", f"the two branches differ: {_a(a)} and {_a(b)}", e, None, "one value, two types",
-                           "give `then` and `else` values of the same type")
-            return a or b
-        if k == "aggregate":
-            over = e["over"]
-            inner = dict(scope)
-            self.new_name(over["as"], over, "as", scope, "the loop's player")
-            inner[over["as"]] = "player"
-            if "where" in over:
-                self.expect(over["where"], "bool", inner)
-            if e["op"] == "count":
-                if "of" in e:
-                    self.error("U0301", "`count(...)` counts players: it takes no `: value`", e["of"], None)
-                return "number"
-            if "of" not in e:
-                self.error("U0301", f"`{e['op']}(...)` needs a value after `:`", e, None,
-                           help=f"write `{e['op']}(each other as p: p.hand.size)`")
-                return "number"
-            self.expect(e["of"], "number", inner)
-            return "player" if e["op"] in ("most", "fewest") else "number"
-        if k == "not":
-            self.expect(e["of"], "bool", scope)
-            return "bool"
-        if k == "neg":
-            self.expect(e["of"], "number", scope)
-            return "number"
-        if k == "binary":
-            op = e["op"]
-            if op in ("and", "or"):
-                self.expect(e["left"], "bool", scope)
-                self.expect(e["right"], "bool", scope)
-                return "bool"
-            if op in ("==", "!="):
-                lt = self.type_of(e["left"], scope)
-                rt = self.type_of(e["right"], scope)
-                if (lt == "kind" and self.kind_literal(e["right"])) or (rt == "kind" and self.kind_literal(e["left"])):
-                    return "bool"          # `card.kind == 7`: the number names the number kind
-                if lt and rt and lt != rt:
-                    self.error("U0301", f"cannot compare {_a(lt)} with {_a(rt)}", e, None, "never equal",
-                               _type_help(lt, rt))
-                return "bool"
-            self.expect(e["left"], "number", scope)
-            self.expect(e["right"], "number", scope)
-            if op in ("/", "%"):
-                try:
-                    divisor = constant(e["right"], self.option_values)
-                except ZeroDivisionError:
-                    divisor = None          # reported where that inner division is checked
-                if divisor == 0:
-                    self.error("U0303", "this divides by zero", e["right"], None, "the divisor is 0",
-                               "divide by a number other than 0")
-            return "bool" if op in ("<", "<=", ">", ">=") else "number"
-        return None
-
-
 def _stem(file):
     from pathlib import Path
     return Path(file or "?").stem
-
-
-def _members(of):
-    return [a for (r, a) in ATTRIBUTES if r == of] + [m for (r, m) in METHODS if r == of]
-
-
-def _walk(actions):
-    for a in actions:
-        yield a
-        for key in ("actions", "then", "otherwise"):
-            if isinstance(a.get(key), list):
-                yield from _walk(a[key])
-        for br in a.get("branches", []):
-            yield from _walk(br["then"])
-        for o in a.get("outcomes", []):
-            yield from _walk(o["actions"])
-
-
-def _a(t):
-    return {"number": "a number", "bool": "a condition (true or false)", "text": "text",
-            "player": "a player", "players": "a group of players", "color": "a color",
-            "kind": "a card kind", "card": "a card", "hand": "a hand"}.get(t, t)
-
-
-def _type_help(want, got):
-    if want == "color" and got == "card":
-        return "write `.color` to take the card's color"
-    if want == "kind" and got == "card":
-        return "write `.kind` to take the card's kind"
-    if want == "number" and got == "hand":
-        return "write `.size` for the number of cards"
-    if want == "bool" and got == "number":
-        return "compare it: `... > 0`"
-    return None
-
-
-def _where_bound(name):
-    return {
-        "card": "`card` is the card in question: in a card's rules, a `react` rule, an `on play`/`on draw` rule, or inside `hand.any(...)`/`hand.count(...)`",
-        "target": "`target` exists inside an `attack`, a `challenge:` or a `react` rule",
-        "attacker": "`attacker` exists inside an `attack`, a `challenge:` or a `react` rule",
-        "penalty": "`penalty` exists inside an `attack`, a `challenge:` or a `react` rule",
-        "legal": "`legal` exists inside `challenge:`",
-        "challenger": "`challenger` exists inside `challenge:`",
-        "chosen": "`chosen` exists after `choose player` in the same rule",
-        "revealed": "`revealed` exists after `reveal` in the same rule",
-        "candidate": "`candidate` exists inside `choose player where ...`",
-        "top": "there is no top card before the first card is turned up (in `on round_start` and the cut)",
-    }.get(name)
 
 
 def check(rulebook) -> list[Diagnostic]:

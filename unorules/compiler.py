@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, kind_names, option_problem, probability_options, sides_of
+from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, option_problem
+from .ir import kind_names, probability_options, sides_of
 from .errors import RuleRuntimeError
 from .vocab import ATTRIBUTES, GLOBAL_NAMES, METHODS, SCOPED_NAMES
 
@@ -438,7 +439,7 @@ BLOCK_KINDS = frozenset({"if", "chance", "perform", "group"})     # actions that
 
 
 def _walk(actions):
-    from .checker import _walk as walk
+    from .ir import walk
     return walk(actions)
 
 

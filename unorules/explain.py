@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .checker import DEFAULT_HAND, DEFAULT_PLAYERS, literal_value, sides_of
+from .checker import DEFAULT_HAND, DEFAULT_PLAYERS
+from .ir import literal_value, sides_of
 
 NAMES = {
     "me": "you", "next": "the next player", "previous": "the previous player", "dealer": "the dealer",

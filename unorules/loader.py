@@ -15,7 +15,9 @@ from pathlib import Path
 import yaml
 
 from .errors import Diagnostic, RulebookError, Span, did_you_mean
-from .parser import MAX_NESTING, MAX_NUMBER, Spans, parse_uno
+from .parser import MAX_NESTING, parse_uno
+from .spans import Spans
+from .transform import MAX_NUMBER
 from .resources import rulebooks_dir
 
 MAX_BYTES = 1_000_000

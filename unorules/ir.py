@@ -1,0 +1,108 @@
+"""Reading a rulebook's IR: its sides, kind sets, constant values, and every action it holds.
+Shared by the checker, the compiler and explain (one reading of the same data)."""
+from __future__ import annotations
+
+def sides_of(ir: dict) -> list[dict]:
+    """The rulebook's sides; a plain `colors` list is the one side `light`."""
+    if ir.get("sides"):
+        return ir["sides"]
+    return [{"name": "light", "colors": list(ir.get("colors", []))}]
+
+
+def category_of(card: dict) -> str:
+    name = card["names"][0]
+    return card.get("category") or ("number" if name.isdigit() else "action")
+
+
+def kind_names(names, cards) -> list[str]:
+    """A kind set's names, with `any number` / `any action` / `any wild` spelt out."""
+    out = []
+    for n in names:
+        if isinstance(n, dict):
+            out += [c["names"][0] for c in cards if category_of(c) == n["any"]]
+        else:
+            out.append(n)
+    return list(dict.fromkeys(out))
+
+
+def literal_value(expr):
+    """The value of a constant expression, or None."""
+    if not isinstance(expr, dict):
+        return None
+    if expr.get("kind") in ("number", "bool", "string"):
+        return expr["value"]
+    if expr.get("kind") == "neg":
+        v = literal_value(expr["of"])
+        return -v if isinstance(v, (int, float)) else None
+    return None
+
+
+class _Unknown(Exception):
+    pass
+
+
+def constant(expr, options: dict | None = None):
+    """The value of a number expression known before the game (literals, options' declared values
+    and arithmetic on them), or None. Raises ZeroDivisionError for a division by a known zero."""
+    try:
+        return _const(expr, options or {})
+    except _Unknown:
+        return None
+
+
+def _const(e, options):
+    if not isinstance(e, dict):
+        raise _Unknown
+    k = e.get("kind")
+    if k == "number":
+        return e["value"]
+    if k == "name" and e["name"] in options and not isinstance(options[e["name"]], (bool, str)):
+        return options[e["name"]]
+    if k == "neg":
+        return -_const(e["of"], options)
+    if k == "binary" and e["op"] in ("+", "-", "*", "/", "%"):
+        a, b = _const(e["left"], options), _const(e["right"], options)
+        if e["op"] in ("/", "%") and b == 0:
+            raise ZeroDivisionError
+        if e["op"] == "/":
+            return a // b if isinstance(a, int) and isinstance(b, int) else a / b
+        return {"+": a + b, "-": a - b, "*": a * b, "%": a % b if e["op"] == "%" else 0}[e["op"]]
+    raise _Unknown
+
+
+def probability_options(ir: dict) -> set[str]:
+    """The options that stand for a chance (`perform ... chance OPTION`, `cut chance OPTION`): their
+    values must lie in 0..1."""
+    cut = ir.get("setup", {}).get("cut")
+    chances = [cut["chance"]] if cut else []
+    for a in all_actions(ir):
+        if a["kind"] == "perform" and "chance" in a:
+            chances.append(a["chance"])
+    names = {o["name"] for o in ir.get("options", [])}
+    return {c["name"] for c in chances if c.get("kind") == "name" and c["name"] in names}
+
+
+def all_actions(ir: dict):
+    """Every action of a rulebook, nested ones included."""
+    lists = []
+    for card in ir.get("cards", []):
+        lists += [e["actions"] for e in card.get("effects", [])]
+        if "challenge" in card:
+            lists.append(card["challenge"])
+    lists += [x["actions"] for key in ("reactions", "triggers", "declarations") for x in ir.get(key, [])]
+    if ir.get("setup", {}).get("cut"):
+        lists.append(ir["setup"]["cut"]["actions"])
+    for lst in lists:
+        yield from walk(lst)
+
+
+def walk(actions):
+    for a in actions:
+        yield a
+        for key in ("actions", "then", "otherwise"):
+            if isinstance(a.get(key), list):
+                yield from walk(a[key])
+        for br in a.get("branches", []):
+            yield from walk(br["then"])
+        for o in a.get("outcomes", []):
+            yield from walk(o["actions"])

@@ -1,0 +1,634 @@
+"""Stage 1b: the parse tree -> IR (plain JSON-compatible data), with a table of source spans.
+
+`ToIR` is a Lark Transformer whose methods are the grammar's rule aliases (one vocabulary).
+Spans are kept beside the IR, never inside it: `Spans` maps (id(node), key) to a `Span`, so the
+schema stays clean and any node or field can be traced back to its line and column.
+"""
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from .errors import Diagnostic, RulebookError, Span
+from .spans import Spans  # noqa: F401 (re-exported)
+
+MAX_NUMBER = 10 ** 9      # the largest number a rulebook may write
+MAX_RANGE = 1000          # the most faces one range may name (`card 0..999`)
+
+
+def _span_meta(meta) -> Span | None:
+    if getattr(meta, "empty", True):
+        return None
+    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _span_tok(tok: Token) -> Span:
+    return Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+
+
+def _face(tok) -> str:
+    return str(tok)
+
+
+@v_args(meta=True)
+class ToIR(Transformer):
+    """Parse tree -> IR. Method names are the grammar's rule aliases (one vocabulary)."""
+
+    def __init__(self, spans: Spans, file: str):
+        super().__init__()
+        self.spans = spans
+        self.file = file
+        self.problems: list[Diagnostic] = []
+
+    def twice(self, key, span):
+        self.problems.append(Diagnostic("U0402", f"`{key.replace('_', ' ')}` is given twice", self.file, span,
+                                        "given again here", "keep one of them"))
+
+    # -- helpers --------------------------------------------------------------------------------
+    def node(self, meta, **fields):
+        fields = {("as" if k == "as_" else k): v for k, v in fields.items()}
+        d = {k: v for k, v in fields.items() if v is not None}
+        self.spans.put(d, _span_meta(meta))
+        for k, v in fields.items():
+            if isinstance(v, Token):
+                d[k] = str(v) if v.type != "INT" else int(v)
+                self.spans.put(d, _span_tok(v), k)
+        return d
+
+    def names_of(self, d, key, toks):
+        d[key] = [str(t) for t in toks]
+        for i, t in enumerate(toks):
+            self.spans.put(d[key], _span_tok(t), i)
+        return d
+
+    # -- file -----------------------------------------------------------------------------------
+    def start(self, meta, children):
+        header, *items = children
+        ir = header
+        singles = {"extends", "for", "players", "colors", "pair_sides", "setup", "turn", "jump_in", "scoring"}
+        for key, value, span in items:
+            if key in singles:
+                if key in ir:
+                    self.twice(key, span)
+                    continue
+                ir[key] = value
+                self.spans.put(ir, span, key)
+            else:
+                ir.setdefault(key, []).append(value)
+                if key == "include":
+                    ir[key] = [n for group in ir[key] for n in (group if isinstance(group, list) else [group])]
+        return ir
+
+    def _header(self, kind, meta, children):
+        name, title = children
+        d = self.node(meta, kind=kind, name=name, title=str(title)[1:-1] if title is not None else None)
+        return d
+
+    def rulebook_header(self, meta, c):
+        return self._header("rulebook", meta, c)
+
+    def module_header(self, meta, c):
+        return self._header("module", meta, c)
+
+    def _item(self, key, value, meta):
+        return (key, value, _span_meta(meta))
+
+    def extends(self, meta, c):
+        return self._item("extends", str(c[0]), meta)
+
+    def for_base(self, meta, c):
+        return self._item("for", str(c[0]), meta)
+
+    def include(self, meta, c):
+        lst = [str(t) for t in c]
+        for i, t in enumerate(c):
+            self.spans.put(lst, _span_tok(t), i)
+        return self._item("include", lst, meta)
+
+    def players(self, meta, c):
+        lo, hi = c
+        if int(lo) > int(hi):
+            self.problems.append(Diagnostic("U0503", f"the range `{lo}..{hi}` is empty", self.file,
+                                            _span_meta(meta), "runs backwards", f"write `players {hi}..{lo}`"))
+        return self._item("players", self.node(meta, min=lo, max=hi), meta)
+
+    def colors(self, meta, c):
+        lst = [str(t) for t in c]
+        for i, t in enumerate(c):
+            self.spans.put(lst, _span_tok(t), i)
+        return self._item("colors", lst, meta)
+
+    def side(self, meta, c):
+        name, *cols = c
+        d = self.node(meta, name=name)
+        self.names_of(d, "colors", cols)
+        return self._item("sides", d, meta)
+
+    def option(self, meta, c):
+        name, value, help_ = c
+        d = self.node(meta, name=name, value=value, help=str(help_)[1:-1] if help_ is not None else None)
+        return self._item("options", d, meta)
+
+    def faces(self, meta, c):
+        out, spans = [], []
+        for f in c:
+            if isinstance(f, tuple):           # a range
+                lo, hi, span = f
+                for n in range(lo, hi + 1):
+                    out.append(str(n)); spans.append(span)
+            else:
+                out.append(str(f)); spans.append(_span_tok(f))
+        for i, s in enumerate(spans):
+            self.spans.put(out, s, i)
+        return out
+
+    def face_range(self, meta, c):
+        lo, hi = int(c[0]), int(c[1])
+        if hi - lo >= MAX_RANGE:
+            raise RulebookError([Diagnostic("U0503", f"the range `{lo}..{hi}` names {hi - lo + 1:,} faces; the limit is "
+                                            f"{MAX_RANGE:,}", self.file, _span_meta(meta), "too many",
+                                            "a deck's number faces are a few at most: `0..9`")])
+        if lo > hi:
+            self.problems.append(Diagnostic("U0503", f"the range `{lo}..{hi}` is empty", self.file,
+                                            _span_meta(meta), "runs backwards", f"write `{hi}..{lo}`"))
+        return (lo, hi, _span_meta(meta))
+
+    def card(self, meta, c):
+        names, *items = c
+        d = self.node(meta)
+        d["names"] = names
+        for key, value, span in items:
+            if key == "effects":
+                d.setdefault("effects", []).append(value)
+            elif key in d:
+                self.twice(key, span)
+            else:
+                d[key] = value
+                self.spans.put(d, span, key)
+        return self._item("cards", d, meta)
+
+    def _remove_setting(self, block, meta, c):
+        d = self.node(meta, block=block, key="_".join(str(t) for t in c))
+        return self._item("remove_settings", d, meta)
+
+    def remove_setup(self, meta, c):
+        return self._remove_setting("setup", meta, c)
+
+    def remove_turn(self, meta, c):
+        return self._remove_setting("turn", meta, c)
+
+    def remove_scoring(self, meta, c):
+        return self._remove_setting("scoring", meta, c)
+
+    def _memory(self, kind, meta, c):
+        name, per, hidden, reset = c
+        d = self.node(meta, kind=kind, name=name, per="player" if per else "game")
+        if hidden:
+            d["hidden"] = True
+        if reset is not None:
+            d["reset"] = reset
+        return self._item("counters", d, meta)
+
+    def counter(self, meta, c):
+        return self._memory("counter", meta, c)
+
+    def flag(self, meta, c):
+        return self._memory("flag", meta, c)
+
+    def per_player(self, meta, c):
+        return True
+
+    def hidden(self, meta, c):
+        return True
+
+    def reset_turn(self, meta, c):
+        return "turn"
+
+    def reset_round(self, meta, c):
+        return "round"
+
+    def reset_next_turn(self, meta, c):
+        return "next_turn"
+
+    def remove_card(self, meta, c):
+        d = self.node(meta)
+        d["names"] = c[0]
+        return self._item("remove_cards", d, meta)
+
+    def number_category(self, meta, c):
+        return ("category", "number", _span_meta(meta))
+
+    def action_category(self, meta, c):
+        return ("category", "action", _span_meta(meta))
+
+    def wild_category(self, meta, c):
+        return ("category", "wild", _span_meta(meta))
+
+    def card_side(self, meta, c):
+        return ("side", str(c[0]), _span_meta(meta))
+
+    def points(self, meta, c):
+        return ("points", c[0], _span_meta(meta))
+
+    def playable_when(self, meta, c):
+        return ("playable_when", c[0], _span_meta(meta))
+
+    def legal_when(self, meta, c):
+        return ("legal_when", c[0], _span_meta(meta))
+
+    def card_on(self, meta, c):
+        event, actions = c
+        return ("effects", self.node(meta, event=event, actions=actions), _span_meta(meta))
+
+    def challenge(self, meta, c):
+        return ("challenge", c[0], _span_meta(meta))
+
+    # -- deck -----------------------------------------------------------------------------------
+    def deck(self, meta, c):
+        side, *entries = c
+        d = self.node(meta, side=side)
+        d["entries"] = entries
+        return self._item("deck", d, meta)
+
+    def per_color(self, meta, c):
+        return self.node(meta, kind="per_color", copies=list(c))
+
+    def copies(self, meta, c):
+        count, face = c
+        if isinstance(face, tuple):
+            lo, hi, span = face
+            d = self.node(meta, kind="copies", count=count)
+            d["faces"] = [str(n) for n in range(lo, hi + 1)]
+            for i in range(len(d["faces"])):
+                self.spans.put(d["faces"], span, i)
+        else:
+            d = self.node(meta, kind="copies", count=count)
+            d["faces"] = [str(face)]
+            self.spans.put(d["faces"], _span_tok(face), 0)
+        return d
+
+    def pair_sides(self, meta, c):
+        return self._item("pair_sides", "shuffled", meta)
+
+    # -- setup, turn, scoring -------------------------------------------------------------------
+    def _settings(self, key, meta, c):
+        d = self.node(meta)
+        for k, v, span in c:
+            if k in d:
+                self.twice(k, span)
+                continue
+            d[k] = v
+            self.spans.put(d, span, k)
+        return self._item(key, d, meta)
+
+    def setup(self, meta, c):
+        return self._settings("setup", meta, c)
+
+    def turn(self, meta, c):
+        return self._settings("turn", meta, c)
+
+    def scoring(self, meta, c):
+        return self._settings("scoring", meta, c)
+
+    def hand_size(self, meta, c):
+        return ("hand", c[0], _span_meta(meta))
+
+    def cut(self, meta, c):
+        return ("cut", self.node(meta, chance=c[0], actions=c[1]), _span_meta(meta))
+
+    def _flag(key, value):
+        def method(self, meta, c):
+            return (key, value, _span_meta(meta))
+        return method
+
+    turn_draw_until_playable = _flag("draw_until_playable", True)
+    draw_only_when_stuck = _flag("draw_only_when_stuck", True)
+    drawn_card_may_play = _flag("drawn_card", "may_play")
+    def drawn_card_must_play(self, meta, c):
+        if c[0] is None:
+            return ("drawn_card", "must_play", _span_meta(meta))
+        return ("drawn_card", {"must_play_when": c[0]}, _span_meta(meta))
+    drawn_card_is_kept = _flag("drawn_card", "is_kept")
+    multi_play = _flag("multi_play", True)
+    winner_scores_others = _flag("method", "winner_scores_others")
+    each_scores_own_hand = _flag("method", "each_scores_own_hand")
+    to_the_last = _flag("to_the_last", True)
+    single_round = _flag("single_round", True)
+
+    def turn_cap(self, meta, c):
+        return ("turn_cap", int(c[0]), _span_meta(meta))
+
+    def target(self, meta, c):
+        return ("target", c[0], _span_meta(meta))
+
+    def eliminate_above(self, meta, c):
+        return ("eliminate_above", c[0], _span_meta(meta))
+
+    def rounds(self, meta, c):
+        return ("rounds", c[0], _span_meta(meta))
+
+    # -- reactions, triggers, declarations, jump-in ---------------------------------------------
+    def names(self, meta, c):
+        lst, spans = [], []
+        for t in c:
+            if isinstance(t, Token):
+                lst.append(str(t)); spans.append(_span_tok(t))
+            elif isinstance(t, tuple):          # a range of number kinds
+                lo, hi, span = t
+                lst += [str(n) for n in range(lo, hi + 1)]
+                spans += [span] * (hi - lo + 1)
+            else:                               # `any number`: every kind of that category
+                lst.append(t); spans.append(self.spans.at(t))
+        for i, s in enumerate(spans):
+            self.spans.put(lst, s, i)
+        return lst
+
+    def kind_range(self, meta, c):
+        return self.face_range(meta, c)
+
+    def _any(self, category, meta):
+        return self.node(meta, any=category)
+
+    def any_number(self, meta, c):
+        return self._any("number", meta)
+
+    def any_action(self, meta, c):
+        return self._any("action", meta)
+
+    def any_wild(self, meta, c):
+        return self._any("wild", meta)
+
+    def reaction(self, meta, c):
+        to, with_, cond, actions = c
+        d = self.node(meta, to=to, with_=with_)
+        d["with"] = d.pop("with_")
+        if cond is not None:
+            d["if"] = cond
+        d["actions"] = actions
+        return self._item("reactions", d, meta)
+
+    def kind_pattern(self, meta, c):
+        d = self.node(meta, face=str(c[0]))
+        self.spans.put(d, _span_tok(c[0]) if isinstance(c[0], Token) else None, "face")
+        return d
+
+    def color_kind_pattern(self, meta, c):
+        d = self.node(meta, color=c[0], face=str(c[1]))
+        if isinstance(c[1], Token):
+            self.spans.put(d, _span_tok(c[1]), "face")
+        return d
+
+    def trigger(self, meta, c):
+        event, pattern, cond, actions = c
+        d = self.node(meta, event=event)
+        if pattern is not None:
+            d["of"] = pattern
+        if cond is not None:
+            d["if"] = cond
+        d["actions"] = actions
+        return self._item("triggers", d, meta)
+
+    def declare(self, meta, c):
+        name, at, actions = c
+        return self._item("declarations", self.node(meta, name=name, at=at, actions=actions), meta)
+
+    def jump_in(self, meta, c):
+        d = self.node(meta)
+        if c[0] is not None:
+            d["when"] = c[0]
+        return self._item("jump_in", d, meta)
+
+    # -- actions --------------------------------------------------------------------------------
+    def actions(self, meta, c):
+        lst = list(c)
+        self.spans.put(lst, _span_meta(meta))
+        return lst
+
+    def block(self, meta, c):
+        lst = list(c)
+        self.spans.put(lst, _span_meta(meta))
+        return lst
+
+    def action(self, meta, c):
+        subject, act = c
+        if subject is not None:
+            act["subject"] = subject
+            self.spans.put(act, self.spans.at(subject), "subject")
+        if _span_meta(meta):
+            self.spans.put(act, _span_meta(meta))
+        return act
+
+    def subject(self, meta, c):
+        return c[0]
+
+    def subject_name(self, meta, c):
+        return self.node(meta, kind="name", name=c[0])
+
+    def subject_attr(self, meta, c):
+        return self.node(meta, kind="attr", of=c[0], name=c[1])
+
+    def _each(self, kind, meta, c):
+        loop = c[0]
+        if loop is None:
+            return self.node(meta, kind=kind)
+        name, where = loop
+        d = self.node(meta, kind=kind, as_=name)
+        if where is not None:
+            d["where"] = where
+        return d
+
+    def each_other(self, meta, c):
+        return self._each("each_other", meta, c)
+
+    def each_player(self, meta, c):
+        return self._each("each_player", meta, c)
+
+    def loop_name(self, meta, c):
+        return (c[0], c[1])
+
+    def _act(kind, *fields):
+        def method(self, meta, c):
+            return self.node(meta, kind=kind, **dict(zip(fields, c)))
+        method.__name__ = kind
+        return method
+
+    draw = _act("draw", "count")
+    draw_until_color = _act("draw_until_color", "color")
+    draw_until_playable = _act("draw_until_playable")
+    lose_turn = _act("lose_turn")
+    play_again = _act("play_again")
+    reverse = _act("reverse")
+    choose_color = _act("choose_color")
+    set_color = _act("set_color", "color")
+    cycle_color = _act("cycle_color")
+    swap_hands = _act("swap_hands", "with")
+    shuffle_hands = _act("shuffle_hands")
+    flip = _act("flip")
+    look_at = _act("look_at", "hand")
+
+    def give(self, meta, c):
+        count, where, to, at_once = c
+        return self.node(meta, kind="give", count=count, where=where, to=to, at_once=True if at_once else None)
+
+    def at_once(self, meta, c):
+        return True
+
+    def take(self, meta, c):
+        count, where, from_ = c
+        d = self.node(meta, kind="take", count=count, where=where)
+        d["from"] = from_
+        return d
+
+    def pass_hands(self, meta, c):
+        return self.node(meta, kind="pass_hands", direction=c[0])
+
+    def clockwise(self, meta, c):
+        return "clockwise"
+
+    def counterclockwise(self, meta, c):
+        return "counterclockwise"
+
+    def choose_option(self, meta, c):
+        *options, name = c
+        d = self.node(meta, kind="choose_option", as_=name)
+        return self.names_of(d, "options", options)
+
+    def choose_number(self, meta, c):
+        lo, hi, name = c
+        d = self.node(meta, kind="choose_number", as_=name)
+        if lo is not None:
+            d["low"], d["high"] = lo, hi
+        return d
+
+    def choose_kind(self, meta, c):
+        where, name = c
+        return self.node(meta, kind="choose_kind", where=where, as_=name)
+
+    def set_counter(self, meta, c):
+        return self.node(meta, kind="set_counter", counter=c[0], value=c[1])
+
+    def add_counter(self, meta, c):
+        return self.node(meta, kind="add_counter", amount=c[0], counter=c[1])
+
+    def clear_counter(self, meta, c):
+        return self.node(meta, kind="clear_counter", counter=c[0])
+    give_hand = _act("give_hand", "to")
+    exchange = _act("exchange", "with")
+    discard_all = _act("discard_all", "what")
+    score = _act("score", "amount")
+    eliminate = _act("eliminate")
+    swap_seats = _act("swap_seats", "with")
+    reveal = _act("reveal")
+    redraw = _act("redraw")
+    add_penalty = _act("add_penalty", "amount")
+    pass_attack = _act("pass_attack", "to")
+    cancel_attack = _act("cancel_attack")
+    resolve_attack = _act("resolve_attack")
+    take_back = _act("take_back")
+
+    def choose_player(self, meta, c):
+        return self.node(meta, kind="choose_player", other=False, where=c[0], as_=c[1])
+
+    def choose_other_player(self, meta, c):
+        return self.node(meta, kind="choose_player", other=True, where=c[0], as_=c[1])
+
+    def attack(self, meta, c):
+        target, penalty, actions = c
+        return self.node(meta, kind="attack", target=target, penalty=penalty, actions=actions)
+
+    def chance(self, meta, c):
+        name, *outcomes = c
+        return self.node(meta, kind="chance", name=name, outcomes=outcomes)
+
+    def outcome(self, meta, c):
+        name, weight, actions = c
+        return self.node(meta, name=name, weight=weight, actions=actions)
+
+    def perform(self, meta, c):
+        name, chance, actions, otherwise = c
+        return self.node(meta, kind="perform", name=name, chance=chance, actions=actions,
+                         otherwise=otherwise)
+
+    def group(self, meta, c):
+        return self.node(meta, kind="group", actions=c[0])
+
+    def if_(self, meta, c):          # `if` is a Python keyword; the IR kind is "if"
+        c = list(c)
+        otherwise = c.pop() if len(c) % 2 == 1 else None
+        branches = [self.node(meta, when=c[i], then=c[i + 1]) for i in range(0, len(c), 2)]
+        return self.node(meta, kind="if", branches=branches, otherwise=otherwise)
+
+    # -- expressions ----------------------------------------------------------------------------
+    def int(self, meta, c):
+        return self.node(meta, kind="number", value=int(c[0]))
+
+    def __default_token__(self, token):
+        if token.type in ("INT", "DECIMAL") and (len(token) > 12 or float(token) > MAX_NUMBER):
+            raise RulebookError([Diagnostic("U0303", f"the number `{token[:20]}{'...' if len(token) > 20 else ''}` is too "
+                                            f"large; the limit is {MAX_NUMBER:,}", self.file, _span_tok(token),
+                                            "too large")])
+        return token
+
+    def decimal(self, meta, c):
+        return self.node(meta, kind="number", value=float(c[0]))
+
+    def true(self, meta, c):
+        return self.node(meta, kind="bool", value=True)
+
+    def false(self, meta, c):
+        return self.node(meta, kind="bool", value=False)
+
+    def string(self, meta, c):
+        return self.node(meta, kind="string", value=str(c[0])[1:-1])
+
+    def name(self, meta, c):
+        return self.node(meta, kind="name", name=c[0])
+
+    def attr(self, meta, c):
+        return self.node(meta, kind="attr", of=c[0], name=c[1])
+
+    def call(self, meta, c):
+        of, name, arg = c
+        return self.node(meta, kind="call", of=of, name=name, arg=arg)
+
+    def conditional(self, meta, c):
+        d = self.node(meta, kind="conditional")
+        d["if"], d["then"], d["else"] = c
+        return d
+
+    def _aggregate(op):
+        def method(self, meta, c):
+            over, of = (c[0], c[1]) if len(c) > 1 else (c[0], None)
+            return self.node(meta, kind="aggregate", op=op, over=over, of=of)
+        method.__name__ = op + "_of"
+        return method
+
+    sum_of, max_of, min_of = _aggregate("sum"), _aggregate("max"), _aggregate("min")
+    most_of, fewest_of, count_of = _aggregate("most"), _aggregate("fewest"), _aggregate("count")
+
+    def loop_other(self, meta, c):
+        return self.node(meta, kind="each_other", as_=c[0], where=c[1])
+
+    def loop_player(self, meta, c):
+        return self.node(meta, kind="each_player", as_=c[0], where=c[1])
+
+    def not_(self, meta, c):
+        return self.node(meta, kind="not", of=c[0])
+
+    def neg(self, meta, c):
+        return self.node(meta, kind="neg", of=c[0])
+
+    def _binary(self, meta, left, op, right):
+        d = self.node(meta, kind="binary", op=str(op), left=left, right=right)
+        return d
+
+    def or_(self, meta, c):
+        return self._binary(meta, c[0], "or", c[1])
+
+    def and_(self, meta, c):
+        return self._binary(meta, c[0], "and", c[1])
+
+    def compare(self, meta, c):
+        return self._binary(meta, c[0], c[1], c[2])
+
+    def arith(self, meta, c):
+        return self._binary(meta, c[0], c[1], c[2])
