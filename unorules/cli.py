@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from .errors import CODES, RulebookError, UnorulesError
+from .summary_text import compare_table, summary_text, variant_label, variant_of
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -305,23 +306,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
                          "results": results, "cards": list(cards), "verdicts": verdicts}, indent=2, sort_keys=True))
         return
     echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
-    rows = [("", labels[0], labels[1]),
-            ("turns per round (mean)", f"{ta['mean']} (sd {da['turns_per_round_sd']})",
-             f"{tb['mean']} (sd {db['turns_per_round_sd']})"),
-            ("turns per round (median, p95)", f"{ta['median']}, {ta['p95']}", f"{tb['median']}, {tb['p95']}"),
-            ("stalls", str(da["stalls"]), str(db["stalls"]))]
-    for seat in map(str, range(players)):
-        fa, fb = da["wins_by_seat"][seat], db["wins_by_seat"][seat]
-        rows.append((f"seat {seat} wins", f"{fa['rate']:.1%} [{fa['ci95'][0]:.1%}, {fa['ci95'][1]:.1%}]",
-                     f"{fb['rate']:.1%} [{fb['ci95'][0]:.1%}, {fb['ci95'][1]:.1%}]"))
-    if cards:
-        def card_cell(c):
-            return (f"{c['rate']:.1%} [{c['ci95'][0]:.1%}, {c['ci95'][1]:.1%}] of {c['players']:,}"
-                    if c["players"] else "never played")
-        rows.append((f"played {', '.join(cards)}: won", card_cell(ca), card_cell(cb)))
-    widths = [max(len(r[i]) for r in rows) + 3 for i in range(2)]
-    for r in rows:
-        echo(f"{r[0]:<{widths[0]}}{r[1]:<{widths[1]}}{r[2]}".rstrip())
+    echo(compare_table(labels, da, db, players, cards, ca, cb))
     echo("\nverdict: " + ("; ".join(verdicts) if verdicts else "no significant difference (95% level)"))
 
 
@@ -531,45 +516,6 @@ def _parse_options(pairs):
     return tuple(out)
 
 
-def variant_of(spec) -> dict:
-    """What a run played: the rulebook, its modules, custom files and options (for JSON)."""
-    return {"rulebook": spec.source, "include": list(spec.include), "with": [str(w) for w in spec.with_],
-            "options": dict(spec.options)}
-
-
-def variant_label(spec) -> str:
-    """The same in one line: `official + stacking + my_card.uno (stack_limit=8)`."""
-    text = spec.source + "".join(f" + {m}" for m in spec.include) + "".join(f" + {Path(str(w)).name}" for w in spec.with_)
-    if spec.options:
-        text += " (" + ", ".join(f"{k}={v}" for k, v in spec.options) + ")"
-    return text
-
-
-def _print_summary(d: dict, label: str):
-    echo(f"{label}: {d['games']} games")
-    oc = d["outcomes"]
-    echo("outcomes: " + ", ".join(f"{k} {v}" for k, v in oc.items()))
-    echo("\nwins by seat (95% CI):")
-    for seat, w in d["wins_by_seat"].items():
-        lo, hi = w["ci95"]
-        echo(f"  seat {seat}: {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
-    echo("wins by agent (per seat played, 95% CI):")
-    for name, w in d["wins_by_agent"].items():
-        lo, hi = w["ci95"]
-        echo(f"  {name:<11} {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
-    t = d["turns_per_round"]
-    echo(f"\nturns per round: mean {t['mean']}, median {t['median']}, p95 {t['p95']}")
-    echo(f"rounds per game: {d['rounds_per_game']}   decisions per game: {d['decisions_per_game']}")
-    echo(f"cards drawn per game: {d['cards_drawn_per_game']}")
-    ch = d["challenges"]
-    echo(f"challenges: {ch['made']} made, {ch['won']} won   UNO penalties: {d['uno_penalties']}   "
-               f"reshuffles: {d['reshuffles']}   stalls: {d['stalls']}")
-    if d["errors"]:
-        echo("runtime rule errors:")
-        for msg, count in d["errors"].items():
-            echo(f"  {count} x {msg}")
-
-
 @cli.command(short_help="Simulate many games and summarise them.")
 @click.argument("rulebook")
 @click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, 10**8))
@@ -622,7 +568,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
     if as_json:
         echo(json.dumps(d, indent=2, sort_keys=True))
     else:
-        _print_summary(d, f"{variant_label(spec)}, {players} players, seed {seed}, agents {','.join(names)}")
+        echo(summary_text(d, f"{variant_label(spec)}, {players} players, seed {seed}, agents {','.join(names)}"))
     sys.exit(1 if d["errors"] else 0)
 
 
