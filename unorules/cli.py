@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from .cli_args import agent_names, module_names, parse_options
 from .errors import CODES, RulebookError, UnorulesError
 from .summary_text import compare_table, summary_text, variant_label, variant_of
 
@@ -22,32 +23,6 @@ def echo(message="", **kw):
     """click.echo, with control characters shown as `\\xNN`: nothing a rulebook says (a title, a
     name, a help text) can send escape sequences to the terminal."""
     click.echo(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(message)), **kw)
-
-
-def _agent_names(agents: str) -> tuple[str, ...]:
-    """`--agents a,b`: known agent names, in seat order."""
-    from .agents import AGENTS
-    names = tuple(a.strip() for a in agents.split(","))
-    if not agents.strip() or any(not a for a in names):
-        raise click.BadParameter(f"`{agents}` is not a comma-separated list of agents; agents: {', '.join(AGENTS)}",
-                                 param_hint="--agents")
-    for a in names:
-        if a not in AGENTS:
-            raise click.BadParameter(f"unknown agent `{a}`; agents: {', '.join(AGENTS)}", param_hint="--agents")
-    return names
-
-
-_NAME = re.compile(r"[a-z_][a-z0-9_]*")
-
-
-def _module_names(include) -> tuple[str, ...]:
-    """`--include NAME`: names only, resolved beside the rulebook, in --path folders and among the
-    shipped modules; a path is not a name (use --with for a file)."""
-    for name in include:
-        if not _NAME.fullmatch(name):
-            raise click.BadParameter(f"`{name}` is not a module name (lower-case letters, digits and `_`); "
-                                     "to lay a file on top, use --with FILE", param_hint="--include")
-    return tuple(include)
 
 
 PATH_OPTION = click.option("--path", "search", multiple=True, type=click.Path(file_okay=False),
@@ -198,8 +173,8 @@ def play(rulebook, players, seed, agents, seat, rounds, include, with_, search):
     from .errors import RuleRuntimeError
     from .loader import load
     from .play import Quit, play_game
-    names = _agent_names(agents)
-    include = _module_names(include)
+    names = agent_names(agents)
+    include = module_names(include)
     if not 0 <= seat < players:
         raise click.BadParameter(f"seats are 0 to {players - 1}", param_hint="--seat")
     try:
@@ -249,8 +224,8 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     from .loader import parse_file, resolve_argument
     from .simulation import RunSpec, make_game, simulate as run
     from .stats import compare_means, compare_rates
-    names = _agent_names(agents)
-    include = _module_names(include)
+    names = agent_names(agents)
+    include = module_names(include)
     if second is None and not with_ and not include:
         raise click.UsageError("give a second rulebook, or --with FILE / --include NAME to compare against")
     if not cards:
@@ -495,27 +470,6 @@ def errors(code):
             echo(section.split("\n", 1)[1].rstrip() if "\n" in section else "")
 
 
-def _parse_options(pairs):
-    out = []
-    for item in pairs:
-        if "=" not in item:
-            raise click.UsageError(f"--option takes NAME=VALUE, not `{item}`")
-        k, v = item.split("=", 1)
-        low = v.strip().lower()
-        if low in ("true", "false"):
-            value = low == "true"
-        else:
-            try:
-                value = int(v)
-            except ValueError:
-                try:
-                    value = float(v)
-                except ValueError:
-                    value = v
-        out.append((k.strip(), value))
-    return tuple(out)
-
-
 @cli.command(short_help="Simulate many games and summarise them.")
 @click.argument("rulebook")
 @click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, 10**8))
@@ -541,13 +495,13 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
     """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
     from .errors import RuleRuntimeError
     from .simulation import RunSpec, make_game, simulate as run
-    names = _agent_names(agents)
-    include = _module_names(include)
+    names = agent_names(agents)
+    include = module_names(include)
     if events and workers > 1:
         echo("note: --events writes every game's events in order, so the run uses one process "
              "(--workers is ignored)", err=True)
     spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
-                   rounds, _parse_options(option_pairs), perform_chance)
+                   rounds, parse_options(option_pairs), perform_chance)
     if events:
         _writable(events, "--events")
     try:

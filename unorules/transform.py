@@ -6,10 +6,11 @@ schema stays clean and any node or field can be traced back to its line and colu
 """
 from __future__ import annotations
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
 from .errors import Diagnostic, RulebookError, Span
 from .spans import Spans  # noqa: F401 (re-exported)
+from .transform_expr import ExprIR
 
 MAX_NUMBER = 10 ** 9      # the largest number a rulebook may write
 MAX_RANGE = 1000          # the most faces one range may name (`card 0..999`)
@@ -30,7 +31,7 @@ def _face(tok) -> str:
 
 
 @v_args(meta=True)
-class ToIR(Transformer):
+class ToIR(ExprIR):
     """Parse tree -> IR. Method names are the grammar's rule aliases (one vocabulary)."""
 
     def __init__(self, spans: Spans, file: str):
@@ -42,6 +43,13 @@ class ToIR(Transformer):
     def twice(self, key, span):
         self.problems.append(Diagnostic("U0402", f"`{key.replace('_', ' ')}` is given twice", self.file, span,
                                         "given again here", "keep one of them"))
+
+    def __default_token__(self, token):
+        if token.type in ("INT", "DECIMAL") and (len(token) > 12 or float(token) > MAX_NUMBER):
+            raise RulebookError([Diagnostic("U0303", f"the number `{token[:20]}{'...' if len(token) > 20 else ''}` is too "
+                                            f"large; the limit is {MAX_NUMBER:,}", self.file, _span_tok(token),
+                                            "too large")])
+        return token
 
     # -- helpers --------------------------------------------------------------------------------
     def node(self, meta, **fields):
@@ -557,59 +565,6 @@ class ToIR(Transformer):
         branches = [self.node(meta, when=c[i], then=c[i + 1]) for i in range(0, len(c), 2)]
         return self.node(meta, kind="if", branches=branches, otherwise=otherwise)
 
-    # -- expressions ----------------------------------------------------------------------------
-    def int(self, meta, c):
-        return self.node(meta, kind="number", value=int(c[0]))
-
-    def __default_token__(self, token):
-        if token.type in ("INT", "DECIMAL") and (len(token) > 12 or float(token) > MAX_NUMBER):
-            raise RulebookError([Diagnostic("U0303", f"the number `{token[:20]}{'...' if len(token) > 20 else ''}` is too "
-                                            f"large; the limit is {MAX_NUMBER:,}", self.file, _span_tok(token),
-                                            "too large")])
-        return token
-
-    def decimal(self, meta, c):
-        return self.node(meta, kind="number", value=float(c[0]))
-
-    def true(self, meta, c):
-        return self.node(meta, kind="bool", value=True)
-
-    def false(self, meta, c):
-        return self.node(meta, kind="bool", value=False)
-
-    def string(self, meta, c):
-        return self.node(meta, kind="string", value=str(c[0])[1:-1])
-
-    def name(self, meta, c):
-        return self.node(meta, kind="name", name=c[0])
-
-    def attr(self, meta, c):
-        return self.node(meta, kind="attr", of=c[0], name=c[1])
-
-    def call(self, meta, c):
-        of, name, arg = c
-        return self.node(meta, kind="call", of=of, name=name, arg=arg)
-
-    def conditional(self, meta, c):
-        d = self.node(meta, kind="conditional")
-        d["if"], d["then"], d["else"] = c
-        return d
-
-    def _aggregate(op):
-        def method(self, meta, c):
-            over, of = (c[0], c[1]) if len(c) > 1 else (c[0], None)
-            return self.node(meta, kind="aggregate", op=op, over=over, of=of)
-        method.__name__ = op + "_of"
-        return method
-
-    sum_of, max_of, min_of = _aggregate("sum"), _aggregate("max"), _aggregate("min")
-    most_of, fewest_of, count_of = _aggregate("most"), _aggregate("fewest"), _aggregate("count")
-
-    def loop_other(self, meta, c):
-        return self.node(meta, kind="each_other", as_=c[0], where=c[1])
-
-    def loop_player(self, meta, c):
-        return self.node(meta, kind="each_player", as_=c[0], where=c[1])
 
     def not_(self, meta, c):
         return self.node(meta, kind="not", of=c[0])
