@@ -123,3 +123,20 @@ def test_explain_says_what_a_block_with_a_subject_does():
     assert "the player after the next player loses their next turn" in text
     assert "At the start of every round: the dealer scores 7 points." in text
     assert "At the end of every round: the round's winner scores 3 points." in text
+
+
+def test_fixed_rounds_ends_the_match_after_its_rounds_and_a_module_removes_an_inherited_setting():
+    from unorules import simulate
+    for option, rounds in ((None, 5), (3, 3)):
+        d = simulate("fixed_rounds", games=10, players=4, rounds="match",
+                     options={"match_rounds": option} if option else None)
+        assert d["rounds_per_game"] == rounds and d["outcomes"] == {"win": 10}
+    assert "target" not in load("classic", include=("fixed_rounds",)).ir["scoring"]
+    assert load("classic").ir["scoring"]["target"]                 # the base keeps its own
+
+
+def test_a_module_cannot_remove_what_the_rulebook_it_is_laid_over_lacks(tmp_path):
+    write(tmp_path, "drop.uno", "module drop\nremove scoring rounds\n")
+    p = write(tmp_path, "house.uno", "rulebook house\nextends classic\ninclude drop\n")
+    found = diagnostics(tmp_path, p.read_text())
+    assert [d.code for d in found] == ["U0204"] and "no `scoring rounds` to remove" in found[0].message

@@ -356,6 +356,9 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
             asm.keep.append(block_now)
     for removal in own.get("remove_settings", []):
         block = merged.get(removal["block"], {})
+        if removal["key"] not in block and merged.get("kind") == "module":
+            merged.setdefault("remove_settings", []).append(removal)    # for the rulebook it is laid over
+            continue
         if removal["key"] not in block:
             asm.error("U0204", f"there is no `{removal['block']} {removal['key']}` to remove", removal, "key",
                       "not set", did_you_mean(removal["key"], block) or
