@@ -200,7 +200,8 @@ def act_flip(s, env, p, ex, kw):
 
 
 def _card_options(s, cards, where, env, exclude=()):
-    """One "card" action per face among `cards` for which `where` holds (`card` bound to it)."""
+    """One "card" action per face among `cards` (the last copy held) for which `where` holds
+    (`card` bound to it), in face order."""
     out = {}
     for c in cards:
         if c in exclude:
@@ -210,7 +211,7 @@ def _card_options(s, cards, where, env, exclude=()):
             e["card"] = c
             if not where(s, e):
                 continue
-        out.setdefault(s.face_of(c), Action("card", c))
+        out[s.face_of(c)] = Action("card", c)
     return [a for _, a in sorted(out.items())]
 
 
@@ -240,21 +241,26 @@ def _give_answer(s, ctx, a):
         picked.append(a.value)
         batch.append((p, q, a.value))
     else:
-        _move(s, p, q, a.value, "give")
+        _give_card(s, p, q, a.value)
     s.push(_give_next, (p, q, n - 1, where, env, batch, picked))
 
 
-def _move(s, p, q, card, event):
-    s.hands[p].remove(card)
-    s.hands[q].append(card)
-    _track_exposure(s, p, q)
-    s.emit(event, player=p, to=q, card=s.card_name(card))
+def _move(s, src, dst, card):
+    """One card from src's hand to dst's (neither has called UNO on this hand any more)."""
+    s.hands[src].remove(card)
+    s.hands[dst].append(card)
+    _track_exposure(s, src, dst)
+
+
+def _give_card(s, p, q, card):
+    _move(s, p, q, card)
+    s.emit("give", player=p, to=q, card=s.card_name(card))
 
 
 def commit_batch(s, batch):
     """The moves of a `give ... at once`, made together once every giver has chosen."""
     for p, q, card in batch:
-        _move(s, p, q, card, "give")
+        _give_card(s, p, q, card)
 
 
 def act_take(s, env, p, ex, kw):
@@ -278,9 +284,7 @@ def _take_next(s, ctx):
 
 def _take_answer(s, ctx, a):
     p, q, n, where, env = ctx
-    s.hands[q].remove(a.value)
-    s.hands[p].append(a.value)
-    _track_exposure(s, p, q)
+    _move(s, q, p, a.value)
     s.emit("take", player=p, **{"from": q}, card=s.card_name(a.value))
     _look(s, p, q)
     s.push(_take_next, (p, q, n - 1, where, env))
@@ -320,10 +324,9 @@ def _exchange_pick(s, pair, picked, i):
     if i == 2:
         (p, q), (a, b) = pair, picked
         if a is not None:
-            s.hands[p].remove(a); s.hands[q].append(a)
+            _move(s, p, q, a)
         if b is not None:
-            s.hands[q].remove(b); s.hands[p].append(b)
-        _track_exposure(s, p, q)
+            _move(s, q, p, b)
         s.emit("exchange", player=p, other=q, gave=s.card_name(a) if a is not None else None,
                got=s.card_name(b) if b is not None else None)
         return
@@ -332,8 +335,7 @@ def _exchange_pick(s, pair, picked, i):
         picked.append(None)
         s.push(_exchange_pick, pair, picked, i + 1)
         return
-    opts = [a for _, a in sorted({s.face_of(c): Action("card", c) for c in s.hands[who]}.items())]
-    s.ask("card", who, opts, _exchange_answer, (pair, picked, i))
+    s.ask("card", who, _card_options(s, s.hands[who], None, None), _exchange_answer, (pair, picked, i))
 
 
 def _exchange_answer(s, ctx, a):
@@ -388,7 +390,7 @@ MAX_CHOICES = 1000
 
 
 def act_choose_option(s, env, p, ex, kw):
-    s.ask("option", p, [Action("option", o) for o in kw["options"]], _chosen, (env, kw["name"]))
+    _ask_choice(s, env, p, kw["name"], [Action("option", o) for o in kw["options"]])
 
 
 def act_choose_number(s, env, p, ex, kw):
