@@ -88,6 +88,8 @@ class Compiler:
     def __init__(self, rulebook, options: dict | None = None):
         self.rb = rulebook
         self.ir = rulebook.ir
+        self.counters = {c["name"]: c for c in self.ir.get("counters", [])}
+        self.kind_literals = rulebook.kind_literals          # the checker's: numbers that name a number kind
         self.option_values = {o["name"]: o["value"]["value"] for o in self.ir.get("options", [])}
         chances = probability_options(self.ir)
         for k, v in (options or {}).items():
@@ -117,8 +119,6 @@ class Compiler:
             side_colors.append(ids)
         self.color_id = {c: i for i, c in enumerate(self.color_names)}
         self.kind_id = {c["names"][0]: i for i, c in enumerate(ir.get("cards", []))}
-        self.counters = {c["name"]: c for c in ir.get("counters", [])}
-        self.kind_literals = getattr(self.rb, "kind_literals", set())
         kinds = []
         for i, c in enumerate(ir.get("cards", [])):
             name = c["names"][0]
@@ -215,18 +215,15 @@ class Compiler:
     # expressions: fn(state, env) -> value. players are seats, colors and kinds ids, cards card ids.
     def expr(self, e):
         k = e["kind"]
-        if k == "number" and id(e) in self.kind_literals:       # `7` where a card kind is meant
-            v = self.kind_id[str(e["value"])]
-            return lambda s, env: v
         if k in ("number", "bool", "string"):
-            v = e["value"]
+            v = _constant(e, self)                  # a number may name a number kind
             return lambda s, env: v
         if k == "name":
             return self.name(e)
         if k == "attr":
             of = self.expr(e["of"])
             c = self.counters.get(e["name"])
-            if c is not None and c["per"] == "player" and (e["of"]["kind"], e["name"]) != ("name", "hand"):
+            if c is not None and c["per"] == "player":
                 n = e["name"]
                 return lambda s, env: s.memory[n][of(s, env)]
             fast = _fast_attr(e)
@@ -248,8 +245,7 @@ class Compiler:
             return lambda s, env: -of(s, env)
         if k == "binary":
             left, right = self.expr(e["left"]), self.expr(e["right"])
-            const = _constant(e["right"], self) if id(e["right"]) not in self.kind_literals else \
-                self.kind_id[str(e["right"]["value"])]
+            const = _constant(e["right"], self)
             if const is not _NOT_CONSTANT and e["op"] in _CONST_RIGHT:
                 return _CONST_RIGHT[e["op"]](left, const)
             return BINARY_IMPL[e["op"]](left, right)
@@ -278,15 +274,15 @@ class Compiler:
         over, op = e["over"], e["op"]
         players = _each_other if over["kind"] == "each_other" else _each_player
         name = over["as"]
-        where = self.expr(over["where"]) if "where" in over else None
+        if "where" in over:
+            players = _players_where(players, name, self.expr(over["where"]))
         of = self.expr(e["of"]) if "of" in e else None
 
         def values(s, env):
             e2 = dict(env)
             for q in players(s, env):
                 e2[name] = q
-                if where is None or where(s, e2):
-                    yield q, (of(s, e2) if of is not None else 1)
+                yield q, (of(s, e2) if of is not None else 1)
         if op == "count":
             return lambda s, env: sum(1 for _ in values(s, env))
         if op == "sum":
@@ -378,8 +374,7 @@ class Compiler:
             kw = dict(body=self.actions(a["actions"]))
         elif k in ("set_counter", "add_counter", "clear_counter"):
             c = self.counters[a["counter"]]
-            kw = dict(name=c["name"], per_player=c["per"] == "player", flag=c["kind"] == "flag",
-                      hidden=bool(c.get("hidden")))
+            kw = dict(name=c["name"], per_player=c["per"] == "player", flag=c["kind"] == "flag")
         elif k in ("choose_option", "choose_number", "choose_kind"):
             kw = dict(name=a["as"], options=tuple(a.get("options", ())))
         elif k == "give":
@@ -389,7 +384,7 @@ class Compiler:
         elif k == "look_at":
             ex["owner"] = self.expr(a["hand"]["of"])
         elif k == "discard_all":
-            kw = dict(by_kind=id(a) in getattr(self.rb, "kind_actions", ()))
+            kw = dict(by_kind=id(a) in self.rb.kind_actions)
         return E.bind(impl, who, where, ex, per_subject=per_subject, loop_name=loop_name, **kw)
 
 
@@ -550,6 +545,8 @@ _NOT_CONSTANT = object()
 
 def _constant(e, compiler):
     """The value of an expression known when compiling (a literal, a color, a kind, an option)."""
+    if id(e) in compiler.kind_literals:              # `7` where a card kind is meant
+        return compiler.kind_id[str(e["value"])]
     if e["kind"] in ("number", "bool", "string"):
         return e["value"]
     if e["kind"] == "name":

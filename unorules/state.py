@@ -97,6 +97,7 @@ class Game:
         self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
         self.resets = {when: [c for c in rules.counters if c.get("reset") == when] for when in ("turn", "round", "next_turn")}
         self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"])
+        self.round_resets = self.resets["round"] + self.resets["turn"] + self.resets["next_turn"]   # all, at round start
 
     def play_actions(self, n, side):
         """The play actions of cards 0..n-1, built once: without and with the call, and those that

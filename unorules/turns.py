@@ -31,7 +31,7 @@ def begin_round(s: State, shuffle: bool = True):
     s.streak = 0
     s.attack = None
     s.shown = {}
-    for c in s.game.resets["round"] + s.game.resets["turn"] + s.game.resets["next_turn"]:
+    for c in s.game.round_resets:
         s.reset_counter(c)
     if s.round > 1:
         s.dealer = s.step(s.dealer, 1)
