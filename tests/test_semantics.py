@@ -64,6 +64,12 @@ def test_a_loop_name_may_not_hide_another_name(tmp_path):
     assert [d.code for d in found] == ["U0202"] and "`next` already has a meaning" in found[0].message
 
 
+def test_a_loop_name_may_not_hide_a_counter(tmp_path):
+    text = CARD.format("each other as table draw 1").replace("extends classic\n", "extends classic\ncounter table\n")
+    found = diagnostics(tmp_path, text)
+    assert [d.code for d in found] == ["U0202"] and "`table` already has a meaning" in found[0].message
+
+
 def test_a_loop_name_holds_only_inside_its_action(tmp_path):
     found = diagnostics(tmp_path, CARD.format("each other as p draw 1; p draw 1"))
     assert [d.code for d in found] == ["U0201"] and "`p`" in found[0].message

@@ -426,7 +426,7 @@ class Checker(ExprTypes):
     def new_name(self, name, node, key, scope, what):
         """A name the rule gives (`as NAME`) must not hide one that already has a meaning."""
         if name in GLOBAL_NAMES or name in SCOPED_NAMES or name in self.colors or name in self.cards \
-                or name in self.options or name in scope:
+                or name in self.options or name in self.counters or name in scope:
             self.error("U0202", f"`{name}` already has a meaning", node, key, "taken",
                        f"choose another name for {what}")
 
