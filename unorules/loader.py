@@ -8,6 +8,8 @@ folders given with `search`, and the shipped rulebooks.
 from __future__ import annotations
 
 import functools
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,8 +58,6 @@ class Rulebook:
 def read_text(path: Path, file: str) -> str:
     """A file's text, read with a size bound: only a regular file (never a device, a pipe or a
     folder), at most MAX_BYTES, UTF-8."""
-    import os
-    import stat
     try:
         st = os.stat(path)
         if stat.S_ISDIR(st.st_mode):
