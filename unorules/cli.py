@@ -8,6 +8,7 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -216,15 +217,18 @@ def play(rulebook, players, seed, agents, seat, rounds, include, with_, search):
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="single", show_default=True)
 @click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 256))
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
 @PATH_OPTION
-def compare(first, second, with_, include, cards, games, players, seed, agents, rounds, workers, as_json, search):
+def compare(first, second, with_, include, cards, games, players, seed, agents, rounds, workers, as_json, report,
+            search):
     """Two variants side by side on the same seeds: FIRST against SECOND, or FIRST against FIRST
     with the --with files (and --include modules). Game length, seat advantage, the win rate of
     the players who played the custom card, 95% intervals and a plain verdict."""
     from .loader import parse_file, resolve_argument
-    from .simulation import RunSpec, make_game, simulate as run
-    from .stats import compare_means, compare_rates
+    from .comparison import compare_summaries
+    from .simulation import RunSpec, make_game, run_files, simulate as run
     names = agent_names(agents)
+    report = _report_path(report)
     include = module_names(include)
     if second is None and not with_ and not include:
         raise click.UsageError("give a second rulebook, or --with FILE / --include NAME to compare against")
@@ -247,6 +251,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
         except RulebookError as e:
             _fail_render(e)
     results = []
+    started = time.perf_counter()
     for spec, label in zip((a, b), labels):
         if games >= 200:
             with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
@@ -256,33 +261,77 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
         if not cards:
             results[-1].pop("tracked_card", None)
     da, db = results
-    verdicts = []
-    ta, tb = da["turns_per_round"], db["turns_per_round"]
-    ra, rb_ = sum(da["outcomes"].values()), sum(db["outcomes"].values())
-    p_len = compare_means(ta["mean"], da["turns_per_round_sd"], da["rounds_per_game"] * ra,
-                          tb["mean"], db["turns_per_round_sd"], db["rounds_per_game"] * rb_)
-    if p_len < 0.05:
-        verdicts.append(f"rounds are {'longer' if tb['mean'] > ta['mean'] else 'shorter'} with {labels[1]} "
-                        f"({ta['mean']} vs {tb['mean']} turns, p = {p_len:.2g})")
-    for seat in map(str, range(players)):
-        wa, wb = da["wins_by_seat"][seat], db["wins_by_seat"][seat]
-        p_seat = compare_rates(wa["wins"], da["games"], wb["wins"], db["games"])
-        if p_seat < 0.05:
-            verdicts.append(f"seat {seat} wins {'more' if wb['rate'] > wa['rate'] else 'less'} often with {labels[1]} "
-                            f"({wa['rate']:.1%} vs {wb['rate']:.1%}, p = {p_seat:.2g})")
-    ca, cb = da.get("tracked_card"), db.get("tracked_card")
-    if cards and ca["players"] and cb["players"]:
-        p_card = compare_rates(ca["wins"], ca["players"], cb["wins"], cb["players"])
-        if p_card < 0.05:
-            verdicts.append(f"a player who plays {', '.join(cards)} wins {'more' if cb['rate'] > ca['rate'] else 'less'} "
-                            f"often with {labels[1]} ({ca['rate']:.1%} vs {cb['rate']:.1%}, p = {p_card:.2g})")
+    comparison = compare_summaries(labels, da, db, players, cards)
+    d = {"kind": "comparison", "variants": [dict(variant_of(spec), label=label, **run_files(spec))
+                                            for spec, label in zip((a, b), labels)],
+         "results": results, "cards": list(cards), "verdicts": comparison["verdicts"], "comparison": comparison,
+         "players": players, "seed": seed, "agents": list(names), "games": games, "rounds": rounds,
+         "version": _version(), "seconds": round(time.perf_counter() - started, 2)}
+    if report:
+        _write_report(report, d)
     if as_json:
-        echo(json.dumps({"variants": [dict(variant_of(spec), label=label) for spec, label in zip((a, b), labels)],
-                         "results": results, "cards": list(cards), "verdicts": verdicts}, indent=2, sort_keys=True))
+        echo(json.dumps(d, indent=2, sort_keys=True))
         return
     echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
-    echo(compare_table(labels, da, db, players, cards, ca, cb))
-    echo("\nverdict: " + ("; ".join(verdicts) if verdicts else "no significant difference (95% level)"))
+    echo(compare_table(labels, da, db, players, cards, da.get("tracked_card"), db.get("tracked_card")))
+    echo("\nverdict: " + comparison["verdict"])
+    if report:
+        echo(f"report: {report}")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("unorules")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _report_path(path):
+    """Check a --report path before the run: writable, and the extra that draws the plots installed."""
+    from .report import MissingExtra, _matplotlib
+    if path is None:
+        return None
+    try:
+        _matplotlib()
+    except MissingExtra as e:
+        raise click.UsageError(str(e))
+    _writable(path, "--report")
+    return path
+
+
+def _write_report(path, d: dict):
+    from .report import render
+    from .writer import write_atomic
+    try:
+        write_atomic(Path(path), render(d))
+    except OSError as e:
+        raise click.UsageError(f"cannot write the report to `{path}`: {e.strerror or e}")
+
+
+@cli.command(short_help="Rebuild the HTML report of a simulate or compare JSON result.")
+@click.argument("result", type=click.Path(exists=True, dir_okay=False))
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False), help="The HTML file to write.")
+def report(result, output):
+    """Build the HTML report of RESULT, the JSON that `simulate --json` or `compare --json` printed:
+    the same page their --report option writes."""
+    limit = 64 * 2 ** 20
+    _report_path(output)
+    try:
+        with open(result, "rb") as f:
+            raw = f.read(limit + 1)
+        if len(raw) > limit:
+            raise ValueError(f"the file is larger than {limit:,} bytes, more than any result")
+        d = json.loads(raw.decode("utf-8"))
+        if not isinstance(d, dict) or not ("results" in d or "wins_by_seat" in d):
+            raise ValueError("it is not the JSON of `simulate --json` or `compare --json`")
+        _write_report(output, d)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise click.UsageError(f"cannot read `{result}`: {e}")
+    except (KeyError, TypeError, IndexError) as e:
+        raise click.UsageError(f"`{result}` lacks what a report shows ({type(e).__name__}: {e}); "
+                               "write it again with this version's --json")
+    echo(f"report: {output}")
 
 
 @cli.command(short_help="Play an events file's games again and check every event.")
@@ -489,19 +538,22 @@ def errors(code):
 @click.option("--perform-chance", type=click.FloatRange(0, 1), help="Success chance of every `perform` in simulation.")
 @click.option("--events", type=click.Path(dir_okay=False), help="Write every event as JSON Lines to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
+@click.option("--card", "cards", multiple=True, help="Follow the players who play this card (repeatable).")
 @PATH_OPTION
 def simulate(rulebook, games, players, seed, agents, rounds, workers, include, with_, option_pairs,
-             perform_chance, events, as_json, search):
+             perform_chance, events, as_json, report, cards, search):
     """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
     from .errors import RuleRuntimeError
-    from .simulation import RunSpec, make_game, simulate as run
+    from .simulation import RunSpec, make_game, run_files, simulate as run
     names = agent_names(agents)
     include = module_names(include)
+    report = _report_path(report)
     if events and workers > 1:
         echo("note: --events writes every game's events in order, so the run uses one process "
              "(--workers is ignored)", err=True)
     spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
-                   rounds, parse_options(option_pairs), perform_chance)
+                   rounds, parse_options(option_pairs), perform_chance, tuple(cards))
     if events:
         _writable(events, "--events")
     try:
@@ -510,19 +562,28 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
         _fail_render(e)
     except RuleRuntimeError as e:
         raise click.UsageError(str(e))
+    started = time.perf_counter()
     if games >= 200:                  # on standard error, so --json output stays clean
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
             summary = run(spec, games, workers, events, bar.update)
     else:
         summary = run(spec, games, workers, events)
     d = summary.as_dict(players)
-    d.pop("tracked_card", None)       # simulate follows no card (compare does)
+    if not cards:
+        d.pop("tracked_card", None)   # no card followed
     d.update(variant_of(spec))
-    d["players"], d["seed"], d["agents"] = players, seed, list(names)
+    d.update(run_files(spec))
+    d.update(kind="simulation", label=variant_label(spec), players=players, seed=seed, agents=list(names),
+             rounds=rounds, cards=list(cards), events=str(events) if events else None, version=_version(),
+             seconds=round(time.perf_counter() - started, 2))
+    if report:
+        _write_report(report, d)
     if as_json:
         echo(json.dumps(d, indent=2, sort_keys=True))
     else:
         echo(summary_text(d, f"{variant_label(spec)}, {players} players, seed {seed}, agents {','.join(names)}"))
+        if report:
+            echo(f"report: {report}")
     sys.exit(1 if d["errors"] else 0)
 
 

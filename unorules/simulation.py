@@ -44,6 +44,19 @@ def make_game(spec: RunSpec, log_events: bool = False) -> Game:
                 track_kinds=track)
 
 
+def run_files(spec: RunSpec) -> dict:
+    """What a run is made of, for its report: the files merged (the rulebook's own includes among
+    them, base first) and the cards the custom rule files declare."""
+    from .loader import load, parse_file, resolve_argument
+    rb = load(spec.source, include=spec.include, with_=spec.with_, search=spec.search)
+    search = tuple(Path(s) for s in spec.search)
+    cards = []
+    for w in spec.with_:
+        ir = parse_file(resolve_argument(str(w), search)).ir
+        cards += [c["names"][0] for c in ir.get("cards", [])]
+    return {"files": list(rb.parts), "custom_cards": list(dict.fromkeys(cards))}
+
+
 def seat_agents(spec: RunSpec) -> list[str]:
     return [spec.agents[i % len(spec.agents)] for i in range(spec.players)]
 

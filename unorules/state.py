@@ -162,6 +162,7 @@ class State(StateViews):
         self.error = None
         self.terminal = False
         self.turns_per_round: list[int] = []
+        self.drawn_per_round: list[int] = []       # cards drawn in each round (counts["drawn"] by round)
         self.counts = {"drawn": 0, "challenges": 0, "challenges_won": 0, "catches": 0, "reshuffles": 0,
                        "plays": 0, "decisions": 0, "turn_decisions": 0}
         self.history: list[Action] = []

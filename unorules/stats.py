@@ -19,6 +19,17 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _pairs(hist: Counter) -> list[list[int]]:
+    """A histogram as sorted [value, count] pairs (JSON keeps them as numbers)."""
+    return [[v, hist[v]] for v in sorted(hist)]
+
+
+def _rate(players: int, wins: int) -> dict:
+    """Wins of a group of seat-games, with the rate and its 95% interval."""
+    return {"players": players, "wins": wins, "rate": round(wins / players, 4) if players else None,
+            "ci95": [round(x, 4) for x in wilson(wins, players)]}
+
+
 def _quantile(hist: Counter, q: float):
     total = sum(hist.values())
     if not total:
@@ -46,6 +57,10 @@ class Summary:
     errors: Counter = field(default_factory=Counter)               # first line of each runtime error
     tracked_players: int = 0                                       # players who played a tracked card
     tracked_wins: int = 0                                          # ... and won the game
+    round_drawn: Counter = field(default_factory=Counter)          # histogram of cards drawn per round
+    game_rounds: Counter = field(default_factory=Counter)          # histogram of rounds per game
+    score_spread: Counter = field(default_factory=Counter)         # histogram of final max - min score (matches)
+    winning_score: Counter = field(default_factory=Counter)        # histogram of the winner's final score (matches)
 
     def add_game(self, state, agent_names: list[str]):
         self.games += 1
@@ -57,6 +72,13 @@ class Summary:
             self.wins_by_agent[agent_names[state.seats[state.winner]]] += 1
         for t in state.turns_per_round:
             self.round_turns[t] += 1
+        for d in state.drawn_per_round:
+            self.round_drawn[d] += 1
+        self.game_rounds[len(state.turns_per_round)] += 1
+        if state.round > 1 or any(state.scores):
+            self.score_spread[max(state.scores) - min(state.scores)] += 1
+            if state.outcome == "win" and state.winner is not None:
+                self.winning_score[state.scores[state.winner]] += 1
         self.rounds += len(state.turns_per_round)
         self.decisions += state.counts["decisions"]
         for k in ("drawn", "challenges", "challenges_won", "catches", "reshuffles", "plays"):
@@ -73,7 +95,8 @@ class Summary:
         self.decisions += other.decisions
         self.tracked_players += other.tracked_players
         self.tracked_wins += other.tracked_wins
-        for name in ("wins_by_seat", "wins_by_agent", "seats_by_agent", "outcomes", "round_turns", "counts", "errors"):
+        for name in ("wins_by_seat", "wins_by_agent", "seats_by_agent", "outcomes", "round_turns", "counts", "errors",
+                     "round_drawn", "game_rounds", "score_spread", "winning_score"):
             getattr(self, name).update(getattr(other, name))
         return self
 
@@ -109,10 +132,15 @@ class Summary:
             "reshuffles": self.counts["reshuffles"],
             "stalls": self.outcomes.get("stalled", 0),
             "errors": dict(self.errors.most_common(5)),
-            "tracked_card": {"players": self.tracked_players, "wins": self.tracked_wins,
-                             "rate": round(self.tracked_wins / self.tracked_players, 4) if self.tracked_players else None,
-                             "ci95": [round(x, 4) for x in wilson(self.tracked_wins, self.tracked_players)]},
+            "tracked_card": dict(_rate(self.tracked_players, self.tracked_wins),
+                                 others=_rate(n * players - self.tracked_players,
+                                              sum(self.wins_by_seat.values()) - self.tracked_wins)),
             "turns_per_round_sd": round(self.turns_sd(), 3),
+            "histograms": {"turns_per_round": _pairs(self.round_turns),
+                           "cards_drawn_per_round": _pairs(self.round_drawn),
+                           "rounds_per_game": _pairs(self.game_rounds),
+                           "final_score_spread": _pairs(self.score_spread),
+                           "winning_score": _pairs(self.winning_score)},
         }
 
     def turns_sd(self) -> float:

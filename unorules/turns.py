@@ -371,6 +371,7 @@ def _after_round(s: State):
 
 def end_round(s: State, winner, reason="win"):
     s.turns_per_round.append(s.turns)
+    s.drawn_per_round.append(s.counts["drawn"] - sum(s.drawn_per_round))
     s.round_winner = winner
     s.agenda.clear()
     s.attack = None
