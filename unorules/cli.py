@@ -8,14 +8,12 @@ import json
 import os
 import re
 import sys
-import time
 from pathlib import Path
 
 import click
 
-from .cli_args import agent_names, module_names, parse_options
+from .cli_args import agent_names, module_names
 from .errors import CODES, RulebookError, UnorulesError
-from .summary_text import compare_table, summary_text, variant_label, variant_of
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -204,158 +202,6 @@ def play(rulebook, players, seed, agents, seat, rounds, include, with_, search):
         echo("\nInput ended: the game stops here.")
 
 
-@cli.command(short_help="Two variants side by side on the same seeds.")
-@click.argument("first")
-@click.argument("second", required=False)
-@click.option("--with", "with_", multiple=True, help="Custom rule files laid on the second variant (on FIRST when SECOND is left out).")
-@click.option("--include", multiple=True, help="Rule modules added to the second variant.")
-@click.option("--card", "cards", multiple=True, help="Follow the players who play this card (default: the cards the --with files declare).")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, 10**8))
-@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(1, 100))
-@click.option("--seed", "-s", default=0, show_default=True, type=int)
-@click.option("--agents", default="greedy", show_default=True)
-@click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="single", show_default=True)
-@click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 256))
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
-@PATH_OPTION
-def compare(first, second, with_, include, cards, games, players, seed, agents, rounds, workers, as_json, report,
-            search):
-    """Two variants side by side on the same seeds: FIRST against SECOND, or FIRST against FIRST
-    with the --with files (and --include modules). Game length, seat advantage, the win rate of
-    the players who played the custom card, 95% intervals and a plain verdict."""
-    from .loader import parse_file, resolve_argument
-    from .comparison import compare_summaries
-    from .simulation import RunSpec, make_game, run_files, simulate as run
-    names = agent_names(agents)
-    report = _report_path(report)
-    include = module_names(include)
-    if second is None and not with_ and not include:
-        raise click.UsageError("give a second rulebook, or --with FILE / --include NAME to compare against")
-    if not cards:
-        found = []
-        for w in with_:
-            try:
-                ir = parse_file(resolve_argument(w, tuple(Path(x) for x in search))).ir
-                found += [c["names"][0] for c in ir.get("cards", [])]
-            except RulebookError as e:
-                _fail_render(e)
-        cards = tuple(dict.fromkeys(found))
-    a = RunSpec(first, (), (), tuple(search), players, seed, names, rounds, (), None, tuple(cards))
-    b = RunSpec(second or first, tuple(include), tuple(with_), tuple(search), players, seed, names, rounds, (), None,
-                tuple(cards))
-    labels = [variant_label(a), variant_label(b)]
-    for spec in (a, b):
-        try:
-            make_game(spec)
-        except RulebookError as e:
-            _fail_render(e)
-    results = []
-    started = time.perf_counter()
-    for spec, label in zip((a, b), labels):
-        if games >= 200:
-            with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
-                results.append(run(spec, games, workers, None, bar.update).as_dict(players))
-        else:
-            results.append(run(spec, games, workers).as_dict(players))
-        if not cards:
-            results[-1].pop("tracked_card", None)
-    da, db = results
-    comparison = compare_summaries(labels, da, db, players, cards)
-    d = {"kind": "comparison", "variants": [dict(variant_of(spec), label=label, **run_files(spec))
-                                            for spec, label in zip((a, b), labels)],
-         "results": results, "cards": list(cards), "verdicts": comparison["verdicts"], "comparison": comparison,
-         "players": players, "seed": seed, "agents": list(names), "games": games, "rounds": rounds,
-         "version": _version(), "seconds": round(time.perf_counter() - started, 2)}
-    if report:
-        _write_report(report, d)
-    if as_json:
-        echo(json.dumps(d, indent=2, sort_keys=True))
-        return
-    echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
-    echo(compare_table(labels, da, db, players, cards, da.get("tracked_card"), db.get("tracked_card")))
-    echo("\nverdict: " + comparison["verdict"])
-    if report:
-        echo(f"report: {report}")
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("unorules")
-    except PackageNotFoundError:
-        return "unknown"
-
-
-def _report_path(path):
-    """Check a --report path before the run: writable, and the extra that draws the plots installed."""
-    from .report import MissingExtra, _matplotlib
-    if path is None:
-        return None
-    try:
-        _matplotlib()
-    except MissingExtra as e:
-        raise click.UsageError(str(e))
-    _writable(path, "--report")
-    return path
-
-
-def _write_report(path, d: dict):
-    from .report import render
-    from .writer import write_atomic
-    try:
-        write_atomic(Path(path), render(d))
-    except OSError as e:
-        raise click.UsageError(f"cannot write the report to `{path}`: {e.strerror or e}")
-
-
-@cli.command(short_help="Rebuild the HTML report of a simulate or compare JSON result.")
-@click.argument("result", type=click.Path(exists=True, dir_okay=False))
-@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False), help="The HTML file to write.")
-def report(result, output):
-    """Build the HTML report of RESULT, the JSON that `simulate --json` or `compare --json` printed:
-    the same page their --report option writes."""
-    limit = 64 * 2 ** 20
-    _report_path(output)
-    try:
-        with open(result, "rb") as f:
-            raw = f.read(limit + 1)
-        if len(raw) > limit:
-            raise ValueError(f"the file is larger than {limit:,} bytes, more than any result")
-        d = json.loads(raw.decode("utf-8"))
-        if not isinstance(d, dict) or not ("results" in d or "wins_by_seat" in d):
-            raise ValueError("it is not the JSON of `simulate --json` or `compare --json`")
-        _write_report(output, d)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise click.UsageError(f"cannot read `{result}`: {e}")
-    except (KeyError, TypeError, IndexError) as e:
-        raise click.UsageError(f"`{result}` lacks what a report shows ({type(e).__name__}: {e}); "
-                               "write it again with this version's --json")
-    echo(f"report: {output}")
-
-
-@cli.command(short_help="Play an events file's games again and check every event.")
-@click.argument("events", type=click.Path(exists=True, dir_okay=False))
-def replay(events):
-    """Rebuild every game of an events file (`simulate --events FILE`) from the run it records and
-    check that each event, the deal and every draw included, comes out the same. Exit 1 on the
-    first difference."""
-    from .simulation import replay as run_replay
-    try:
-        report = run_replay(events)
-    except RulebookError as e:
-        _fail_render(e)
-    except UnorulesError as e:
-        echo(f"error: {e}", err=True)
-        sys.exit(1)
-    if report.mismatch:
-        echo(f"mismatch: {report.mismatch}", err=True)
-        echo(f"{report.games} games matched before it", err=True)
-        sys.exit(1)
-    echo(f"{report.games} games, {report.events} events: every event replays the same"
-         + (" (the file was cut by an interruption; the games before it were checked)" if report.cut else ""))
-
-
 @cli.command("list", short_help="The shipped rulebooks, modules and custom cards.")
 @click.option("--json", "as_json", is_flag=True, help="A machine-readable list.")
 def list_cmd(as_json):
@@ -519,74 +365,6 @@ def errors(code):
             echo(section.split("\n", 1)[1].rstrip() if "\n" in section else "")
 
 
-@cli.command(short_help="Simulate many games and summarise them.")
-@click.argument("rulebook")
-@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, 10**8))
-@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(1, 100))
-@click.option("--seed", "-s", default=0, show_default=True, type=int)
-@click.option("--agents", default="greedy", show_default=True,
-              help="Comma-separated agents, assigned to seats in turn: greedy (a sensible player), "
-                   "random (uniform over the legal actions), random_play (a random play whenever it can "
-                   "play, as RLCard's random player).")
-@click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="rulebook", show_default=True,
-              help="One round per game, a match to the rulebook's target, or what the rulebook says.")
-@click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 256),
-              help="Worker processes; totals are identical for any number.")
-@click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
-@click.option("--with", "with_", multiple=True, type=click.Path(dir_okay=False), help="Lay a custom rule file on top.")
-@click.option("--option", "option_pairs", multiple=True, help="Set a rulebook option: NAME=VALUE (repeatable).")
-@click.option("--perform-chance", type=click.FloatRange(0, 1), help="Success chance of every `perform` in simulation.")
-@click.option("--events", type=click.Path(dir_okay=False), help="Write every event as JSON Lines to this file.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
-@click.option("--card", "cards", multiple=True, help="Follow the players who play this card (repeatable).")
-@PATH_OPTION
-def simulate(rulebook, games, players, seed, agents, rounds, workers, include, with_, option_pairs,
-             perform_chance, events, as_json, report, cards, search):
-    """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
-    from .errors import RuleRuntimeError
-    from .simulation import RunSpec, make_game, run_files, simulate as run
-    names = agent_names(agents)
-    include = module_names(include)
-    report = _report_path(report)
-    if events and workers > 1:
-        echo("note: --events writes every game's events in order, so the run uses one process "
-             "(--workers is ignored)", err=True)
-    spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
-                   rounds, parse_options(option_pairs), perform_chance, tuple(cards))
-    if events:
-        _writable(events, "--events")
-    try:
-        make_game(spec)            # load and check once in this process: errors surface here
-    except RulebookError as e:
-        _fail_render(e)
-    except RuleRuntimeError as e:
-        raise click.UsageError(str(e))
-    started = time.perf_counter()
-    if games >= 200:                  # on standard error, so --json output stays clean
-        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-            summary = run(spec, games, workers, events, bar.update)
-    else:
-        summary = run(spec, games, workers, events)
-    d = summary.as_dict(players)
-    if not cards:
-        d.pop("tracked_card", None)   # no card followed
-    d.update(variant_of(spec))
-    d.update(run_files(spec))
-    d.update(kind="simulation", label=variant_label(spec), players=players, seed=seed, agents=list(names),
-             rounds=rounds, cards=list(cards), events=str(events) if events else None, version=_version(),
-             seconds=round(time.perf_counter() - started, 2))
-    if report:
-        _write_report(report, d)
-    if as_json:
-        echo(json.dumps(d, indent=2, sort_keys=True))
-    else:
-        echo(summary_text(d, f"{variant_label(spec)}, {players} players, seed {seed}, agents {','.join(names)}"))
-        if report:
-            echo(f"report: {report}")
-    sys.exit(1 if d["errors"] else 0)
-
-
 @cli.command("test", short_help="Run scenario files and folders.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="A machine-readable report.")
@@ -607,6 +385,9 @@ def test_cmd(paths, as_json, verbose):
                     echo(f"        {t}")
         echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed or not results else 0)
+
+
+from . import cli_runs  # noqa: E402,F401  (registers simulate, compare, report, replay on the group)
 
 
 def main():
