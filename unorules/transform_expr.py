@@ -54,3 +54,25 @@ class ExprIR(Transformer):
 
     def loop_player(self, meta, c):
         return self.node(meta, kind="each_player", as_=c[0], where=c[1])
+
+    def not_(self, meta, c):
+        return self.node(meta, kind="not", of=c[0])
+
+    def neg(self, meta, c):
+        return self.node(meta, kind="neg", of=c[0])
+
+    def _binary(self, meta, left, op, right):
+        d = self.node(meta, kind="binary", op=str(op), left=left, right=right)
+        return d
+
+    def or_(self, meta, c):
+        return self._binary(meta, c[0], "or", c[1])
+
+    def and_(self, meta, c):
+        return self._binary(meta, c[0], "and", c[1])
+
+    def compare(self, meta, c):
+        return self._binary(meta, c[0], c[1], c[2])
+
+    def arith(self, meta, c):
+        return self._binary(meta, c[0], c[1], c[2])
