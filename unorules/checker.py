@@ -39,6 +39,7 @@ class Checker(ExprTypes):
         self.kind_literals: set[int] = set()      # ids of number literals that name a number kind
         self.kind_actions: set[int] = set()       # ids of `discard all` actions whose value is a kind
         self.option_values: dict[str, object] = {}
+        self.rules: dict[str, dict] = {}          # named rules (`rule NAME: ...`) by name
 
     def error(self, code, message, node, key=None, label="", help=None):
         file, span = self.rb.where(node, key)
@@ -69,10 +70,7 @@ class Checker(ExprTypes):
                 if problem:
                     self.error("U0303", problem, opt, "value", "not a chance", "write a value from 0 to 1")
         self.check_counters()
-        if ir.get("scoring", {}).get("to_the_last"):
-            self.error("U0404", "`play to the last` is not supported yet: the round ends when the first player "
-                       "goes out", ir["scoring"], "to_the_last", "not supported",
-                       "remove it; rounds that go on after the first player is out are planned")
+        self.check_table()
         for card in ir.get("cards", []):
             self.cards[card["names"][0]] = card
             name = card["names"][0]
@@ -96,10 +94,21 @@ class Checker(ExprTypes):
             self.check_trigger(t)
         for d in ir.get("declarations", []):
             self.actions(d["actions"], self.scope(), "declaration")
-        for block, key in (("setup", "hand"), ("scoring", "target"), ("scoring", "eliminate_above"), ("scoring", "rounds")):
+        for block, key in (("setup", "hand"), ("scoring", "target"), ("scoring", "eliminate_above"), ("scoring", "rounds"),
+                           ("scoring", "places")):
             e = ir.get(block, {}).get(key)
             if e is not None:
                 self.expect(e, "number", self.scope())
+        scoring = ir.get("scoring", {})
+        if "rank_rest_by" in scoring:
+            self.expect(scoring["rank_rest_by"], "number", self.scope(winner=True))
+        for key in ("next_dealer", "next_leader"):
+            if key in scoring:
+                self.expect(scoring[key], "player", self.scope(winner=True))
+        for r in ir.get("rules", []):
+            self.actions(r["actions"], self.scope(), "rule")
+        if "draw_with" in ir.get("turn", {}):
+            self.actions(ir["turn"]["draw_with"], self.scope(), "turn's draw")
         cut = ir.get("setup", {}).get("cut")
         if cut:
             before_deal = {k: v for k, v in self.scope().items() if k != "top"}
@@ -113,6 +122,46 @@ class Checker(ExprTypes):
             self.expect(ir["jump_in"]["when"], "bool", self.scope(card=True))
         self.check_conflicts()
         return self.out
+
+    def check_table(self):
+        """Teams, named piles and named rules: names unique, and the shapes the engine can play."""
+        ir = self.ir
+        teams = ir.get("teams")
+        if teams and ir["kind"] == "rulebook":
+            lo, hi = ir.get("players", {}).get("min", DEFAULT_PLAYERS[0]), ir.get("players", {}).get("max", DEFAULT_PLAYERS[1])
+            if not any(n % teams["size"] == 0 and n > teams["size"] for n in range(lo, hi + 1)):
+                self.error("U0403", f"no player count from {lo} to {hi} makes teams of {teams['size']}", teams, None,
+                           "no table fits", f"allow a multiple of {teams['size']} players: `players 4..4`")
+        piles = ir.get("piles", [])
+        for i, name in enumerate(piles):
+            if name in piles[:i]:
+                self.error("U0202", f"pile `{name}` is named twice", piles, i, "again here")
+        if len(piles) > 1 and ir.get("turn", {}).get("multi_play"):
+            self.error("U0404", "`play same face together` is not supported with several piles", ir["turn"],
+                       "multi_play", "not supported", "keep one pile, or play one card at a time")
+        self.rules = {}
+        for r in ir.get("rules", []):
+            if r["name"] in self.rules:
+                self.error("U0202", f"rule `{r['name']}` is given twice", r, "name", "again here")
+            self.rules[r["name"]] = r
+        self.check_rule_cycles()
+
+    def check_rule_cycles(self):
+        """A rule that does itself, directly or through others, never ends: refused."""
+        calls = {name: {a["rule"] for a in _walk(r["actions"]) if a["kind"] == "do"} for name, r in self.rules.items()}
+        for start in calls:
+            stack, seen = [(start, (start,))], set()
+            while stack:
+                name, path = stack.pop()
+                for callee in calls.get(name, ()):
+                    if callee == start:
+                        self.error("U0701", f"rule `{start}` does itself ({' -> '.join(path + (start,))}): it never ends",
+                                   self.rules[start], "name", "does itself", "a rule may do other rules, never itself")
+                        stack = []
+                        break
+                    if callee not in seen:
+                        seen.add(callee)
+                        stack.append((callee, path + (callee,)))
 
     # -----------------------------------------------------------------------------------------
     def check_deck(self, side_names):
@@ -173,7 +222,8 @@ class Checker(ExprTypes):
             if effect["event"] in seen:
                 self.error("U0202", f"`on {effect['event']}` is given twice", effect, "event")
             seen.add(effect["event"])
-            self.actions(effect["actions"], self.scope(card=True), effect["event"])
+            self.actions(effect["actions"], self.scope(card=True, turn_player=bool(card.get("at_any_time"))),
+                         effect["event"])
         for key in ("points",):
             if key in card:
                 self.expect(card[key], "number", self.scope(card=True))
@@ -219,6 +269,8 @@ class Checker(ExprTypes):
         scope = self.scope(card=has_card)
         if ev == "round_start":
             del scope["top"]                # the first card is not turned up yet
+        if ev == "round_end":
+            scope["winner"] = "player"
         if "if" in t:
             self.expect(t["if"], "bool", scope)
         self.actions(t["actions"], scope, "card trigger" if has_card else "trigger")
@@ -371,6 +423,15 @@ class Checker(ExprTypes):
             self.actions(a["actions"], inner, "attack")
         elif k == "group":
             self.actions(a["actions"], scope, context)
+        elif k == "do":
+            if a["rule"] not in self.rules:
+                self.error("U0201", f"no rule named `{a['rule']}`", a, "rule", "not a rule",
+                           did_you_mean(a["rule"], self.rules) or f"declare it: `rule {a['rule']}: ...`")
+        elif k == "may_play":
+            if "where" in a:
+                self.expect(a["where"], "bool", {**scope, "card": "card"})
+        elif k == "flip" and "pile" in a:
+            self.flip_mode(a)
         if k in ("choose_color", "set_color", "cycle_color", "draw_until_color") and not self.colors:
             self.error("U0403", f"`{k.replace('_', ' ')}` needs colors, and this rulebook has none", a)
         elif k == "if":
@@ -402,6 +463,20 @@ class Checker(ExprTypes):
             self.actions(a["actions"], scope, context)
             if a.get("otherwise"):
                 self.actions(a["otherwise"], scope, context)
+
+    def flip_mode(self, a):
+        """`flip pile whole|top`, or the name of a text option whose value is one of them."""
+        mode = a["pile"]
+        if mode in ("whole", "top"):
+            return
+        if mode in self.options:
+            if self.options[mode] != "text" or self.option_values[mode] not in ("whole", "top"):
+                self.error("U0303", f"option `{mode}` must be \"whole\" or \"top\" to say how the pile turns, "
+                           f"not {self.option_values[mode]!r}", a, "pile", "not a way to turn the pile",
+                           f'declare it `option {mode} = "whole"`')
+            return
+        self.error("U0201", f"`flip pile {mode}`: the pile turns `whole` or `top` (or as a text option says)", a, "pile",
+                   "not whole or top", did_you_mean(mode, ["whole", "top", *self.options]))
 
     def count_value(self, e, verb):
         try:

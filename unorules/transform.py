@@ -76,7 +76,8 @@ class ToIR(ActionIR, ExprIR):
     def start(self, meta, children):
         header, *items = children
         ir = header
-        singles = {"extends", "for", "players", "colors", "pair_sides", "setup", "turn", "jump_in", "scoring"}
+        singles = {"extends", "for", "players", "colors", "pair_sides", "setup", "turn", "jump_in", "scoring",
+                   "teams", "piles", "out_of_turn"}
         for key, value, span in items:
             if key in singles:
                 if key in ir:
@@ -278,6 +279,41 @@ class ToIR(ActionIR, ExprIR):
             self.spans.put(d["faces"], _span_tok(face), 0)
         return d
 
+    def teams(self, meta, c):
+        size, seating = c
+        if int(size) < 2:
+            self.problems.append(Diagnostic("U0303", f"a team of {size} is no team", self.file, _span_tok(size),
+                                            "too small", "write `teams of 2 partners opposite`"))
+        return self._item("teams", self.node(meta, size=size, seating=seating), meta)
+
+    def opposite(self, meta, c):
+        return "opposite"
+
+    def adjacent(self, meta, c):
+        return "adjacent"
+
+    def piles(self, meta, c):
+        lst = [str(t) for t in c]
+        for i, t in enumerate(c):
+            self.spans.put(lst, _span_tok(t), i)
+        return self._item("piles", lst, meta)
+
+    def rule(self, meta, c):
+        name, actions = c
+        return self._item("rules", self.node(meta, name=name, actions=actions), meta)
+
+    def out_of_turn(self, meta, c):
+        return self._item("out_of_turn", c[0], meta)
+
+    def nearest(self, meta, c):
+        return "nearest"
+
+    def fixed_clockwise(self, meta, c):
+        return "clockwise"
+
+    def at_any_time(self, meta, c):
+        return ("at_any_time", True, _span_meta(meta))
+
     def pair_sides(self, meta, c):
         return self._item("pair_sides", "shuffled", meta)
 
@@ -328,6 +364,24 @@ class ToIR(ActionIR, ExprIR):
 
     def turn_cap(self, meta, c):
         return ("turn_cap", int(c[0]), _span_meta(meta))
+
+    def draw_with(self, meta, c):
+        return ("draw_with", c[0], _span_meta(meta))
+
+    def draw_up_to(self, meta, c):
+        return ("draw_up_to", int(c[0]), _span_meta(meta))
+
+    def places(self, meta, c):
+        return ("places", c[0], _span_meta(meta))
+
+    def rank_rest_by(self, meta, c):
+        return ("rank_rest_by", c[0], _span_meta(meta))
+
+    def next_dealer(self, meta, c):
+        return ("next_dealer", c[0], _span_meta(meta))
+
+    def next_leader(self, meta, c):
+        return ("next_leader", c[0], _span_meta(meta))
 
     def target(self, meta, c):
         return ("target", c[0], _span_meta(meta))

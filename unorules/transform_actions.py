@@ -75,7 +75,22 @@ class ActionIR(Transformer):
     cycle_color = _act("cycle_color")
     swap_hands = _act("swap_hands", "with")
     shuffle_hands = _act("shuffle_hands")
-    flip = _act("flip")
+    clear_pile = _act("clear_pile")
+    take_pile = _act("take_pile")
+    win_round = _act("win_round")
+
+    def flip(self, meta, c):
+        return self.node(meta, kind="flip", pile=c[0])
+
+    def do_rule(self, meta, c):
+        return self.node(meta, kind="do", rule=c[0])
+
+    def may_play(self, meta, c):
+        any_card, where = c
+        return self.node(meta, kind="may_play", any=True if any_card else None, where=where)
+
+    def any_card(self, meta, c):
+        return True
     look_at = _act("look_at", "hand")
 
     def give(self, meta, c):

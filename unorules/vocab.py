@@ -33,6 +33,8 @@ SCOPED_NAMES = {
     "chosen": "player",        # after `choose player`
     "revealed": "card",        # after `reveal`
     "candidate": "player",     # inside `choose player where ...`
+    "winner": "player",        # the round's winner: in `on round_end` and the scoring's next dealer and leader
+    "turn_player": "player",   # the player whose turn it is, when a card is played out of turn (`at any time`)
 }
 
 ATTRIBUTES = {
@@ -41,6 +43,9 @@ ATTRIBUTES = {
     ("player", "seat"): "number",
     ("player", "next"): "player",      # the player after them in the direction of play (players who are out skipped)
     ("player", "previous"): "player",
+    ("player", "team"): "number",      # the player's team (`teams of ...`); without teams, each player is a team
+    ("player", "partner"): "player",   # the next player of the same team in seat order (themself without teams)
+    ("player", "place"): "number",     # the place the player took this round by going out (1 first), 0 if none
     ("hand", "size"): "number",
     ("hand", "points"): "number",     # the points of its cards, by each card's own `points` rule
     ("card", "color"): "color",
@@ -61,7 +66,7 @@ TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end"}
 EVENTS_WITH_CARD = {"play", "draw", "turn_up"}
 
 # the actions that make events happen (for the trigger loop check)
-EMITS = {"draw": "draw", "draw_until_color": "draw", "draw_until_playable": "draw"}
+EMITS = {"draw": "draw", "draw_until_color": "draw", "draw_until_playable": "draw", "take_pile": "draw"}
 
 # actions that only mean something while an attack is pending (reactions and challenges)
 ATTACK_ACTIONS = {"add_penalty", "pass_attack", "cancel_attack", "resolve_attack", "take_back"}
