@@ -34,6 +34,7 @@ class Kind:
     challenge: tuple | None = None
     has_attack: bool = False
     points_of_card: bool = True      # its points depend on the card alone (not on the game's state)
+    at_any_time: bool = False        # played out of turn, before any turn (`at any time`)
 
 
 @dataclass
@@ -80,6 +81,10 @@ class Compiled:
     jump_in_of_faces: bool                # does the jump-in condition read only the card's and top's faces?
     options: dict[str, object]
     ir: dict
+    teams: dict | None = None             # {"size": n, "seating": "opposite" | "adjacent"}
+    piles: list[str] = field(default_factory=lambda: ["discard"])   # the discard piles, by name
+    out_of_turn: str = "nearest"          # who may act first out of turn: nearest in the direction of play, or clockwise
+    rules: dict = field(default_factory=dict)   # named rule -> its actions
     fused_color: list[bool] = field(default_factory=list)   # kind -> its play carries the first color choice
     plain_match: list[bool] = field(default_factory=list)   # kind -> playable by matching alone (no rule)
     wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
@@ -128,7 +133,9 @@ class Compiler:
             kinds.append(Kind(i, name, category, category == "wild", int(name) if name.isdigit() else 0,
                               self.side_index.get(c["side"]) if "side" in c else None))
         self.kinds = kinds
+        self.rule_bodies = {r["name"]: [] for r in ir.get("rules", [])}   # filled below: rules may do each other
         for k, c in zip(kinds, ir.get("cards", [])):
+            k.at_any_time = bool(c.get("at_any_time"))
             k.points = self.expr(c["points"]) if "points" in c else (lambda s, e: 0)
             k.points_of_card = "points" not in c or self.of_faces(c["points"])
             k.playable = self.expr(c["playable_when"]) if "playable_when" in c else None
@@ -178,6 +185,10 @@ class Compiler:
         if isinstance(turn["drawn_card"], dict):
             turn["drawn_card_when"] = self.expr(turn["drawn_card"]["must_play_when"])
             turn["drawn_card"] = "must_play"
+        if "draw_with" in turn:
+            turn["draw_with"] = self.actions(turn["draw_with"])
+        for r in ir.get("rules", []):
+            self.rule_bodies[r["name"]].append(self.actions(r["actions"]))
         scoring = {"method": "winner_scores_others", "target": None, "eliminate_above": None,
                    "rounds": None, "to_the_last": False, "single_round": False}
         for key, value in ir.get("scoring", {}).items():
@@ -211,7 +222,9 @@ class Compiler:
             options=dict(self.option_values), ir=ir,
             fused_color=[_starts_with_own_color_choice(c) for c in ir.get("cards", [])],
             plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
-            wild_kind=[k.wild for k in kinds], counters=list(ir.get("counters", [])))
+            wild_kind=[k.wild for k in kinds], counters=list(ir.get("counters", [])),
+            teams=ir.get("teams"), piles=list(ir.get("piles", ["discard"])), out_of_turn=ir.get("out_of_turn", "nearest"),
+            rules={name: body[0] for name, body in self.rule_bodies.items()})
 
     # -----------------------------------------------------------------------------------------
     # expressions: fn(state, env) -> value. players are seats, colors and kinds ids, cards card ids.
@@ -387,6 +400,15 @@ class Compiler:
             ex["owner"] = self.expr(a["hand"]["of"])
         elif k == "discard_all":
             kw = dict(by_kind=id(a) in self.rb.kind_actions)
+        elif k == "do":
+            kw = dict(rule=a["rule"], body=self.rule_bodies[a["rule"]])
+        elif k == "may_play":
+            kw = dict(any=bool(a.get("any")))
+        elif k == "flip":
+            mode = self.option_values.get(a.get("pile", "whole"), a.get("pile", "whole"))
+            if mode not in ("whole", "top"):
+                raise RuleRuntimeError(f"option `{a['pile']}` says how the pile turns: \"whole\" or \"top\", not {mode!r}")
+            kw = dict(top_only=mode == "top")
         return E.bind(impl, who, where, ex, per_subject=per_subject, loop_name=loop_name, **kw)
 
 
@@ -432,7 +454,7 @@ def _players_where(players, name, cond):
     return who
 
 
-BLOCK_KINDS = frozenset({"if", "chance", "perform", "group"})     # actions that hold actions of their own
+BLOCK_KINDS = frozenset({"if", "chance", "perform", "group", "do"})     # actions that hold actions of their own
 
 
 def _walk(actions):

@@ -11,23 +11,15 @@ Nothing here knows a card: cards are ints whose faces, kinds and effects come fr
 """
 import copy
 import random
-from typing import NamedTuple
 
 from .compiler import NO_COLOR, Compiled
 from .errors import IllegalAction, RuleRuntimeError
+from .table import MATCH_ANY, MATCH_RULE, MAX_DRAW, Action, Table  # noqa: F401 (re-exported)
 from .views import StateViews
 
 CHANCE = -1
 TERMINAL = -2
 MAX_TRIGGER_DEPTH = 32
-MAX_DRAW = 500                 # cards one action may draw
-
-
-class Action(NamedTuple):
-    kind: str          # play draw keep color player card challenge respond jump_in catch perform chance
-    value: object      # card id, color id, seat, bool, outcome name, or None
-    call: bool = False  # declare (call UNO) while playing this card
-    color: int | None = None   # a play that also answers the card's first color choice
 
 
 class Decision:
@@ -49,7 +41,6 @@ class Attack:
         self.passed = False
 
 
-MATCH_ANY, MATCH_RULE = 1, 2         # play_options' match bits (Game.face_mask)
 DRAW = Action("draw", None)
 KEEP = Action("keep", None)
 
@@ -123,7 +114,7 @@ class Game:
         return s
 
 
-class State(StateViews):
+class State(Table, StateViews):
     def __init__(self, game: Game, seed: int):
         self.game = game
         self.rules = game.rules
@@ -261,34 +252,6 @@ class State(StateViews):
             return self.card_name(card)
         return " / ".join(self.rules.face_names[f[card]] for f in self.card_faces)
 
-    # -- seats ----------------------------------------------------------------------------------
-    def step(self, p, direction=None):
-        d = self.direction if direction is None else direction
-        n = self.n
-        for _ in range(n):
-            p = (p + d) % n
-            if not self.out[p]:
-                return p
-        return p
-
-    def next_of(self, p):
-        return self.step(p)
-
-    def previous_of(self, p):
-        return self.step(p, -self.direction)
-
-    def others_in_order(self, p):
-        out, q = [], p
-        for _ in range(self.n - 1):
-            q = self.step(q)
-            if q == p:
-                break
-            out.append(q)
-        return tuple(out)
-
-    def active_count(self):
-        return self.n - sum(self.out)
-
     # -- agenda ---------------------------------------------------------------------------------
     def push(self, fn, *args):
         self.agenda.append((fn,) + args)
@@ -380,142 +343,6 @@ class State(StateViews):
 
     def clone(self):
         return copy.deepcopy(self, {id(self.game): self.game})
-    # -- primitives the rules use ---------------------------------------------------------------
-    def draw_cards(self, p, n, why="draw", emit=True):
-        n = min(int(n), MAX_DRAW)
-        if n <= 0 or p is None:
-            return []
-        got = []
-        hand, pile = self.hands[p], self.draw_pile
-        for _ in range(n):
-            if not pile and not self.reshuffle():
-                self.emit("draw_short", player=p, wanted=n, got=len(got))
-                break
-            c = pile.pop()
-            hand.append(c)
-            got.append(c)
-        if got:
-            self.counts["drawn"] += len(got)
-            if p in self.exposed:
-                self.exposed.remove(p)
-            if emit and self.log is not None:
-                self.emit("draw", player=p, count=len(got), cards=[self.card_name(c) for c in got], why=why)
-        return got
-
-    def shuffle(self, cards):
-        """Shuffle in place with the game's generator: Fisher-Yates drawing one random() per swap
-        (random.shuffle's integer draws cost half again as much; a shuffle begins every game)."""
-        random_ = self.rng.random
-        for i in range(len(cards) - 1, 0, -1):
-            j = int(random_() * (i + 1))
-            cards[i], cards[j] = cards[j], cards[i]
-
-    def reshuffle(self):
-        if len(self.discard) <= 1:
-            return False
-        top = self.discard.pop()
-        self.draw_pile[:0] = self.discard
-        self.discard[:] = [top]
-        self.shuffle(self.draw_pile)
-        self.counts["reshuffles"] += 1
-        self.emit("reshuffle", size=len(self.draw_pile))
-        return True
-
-    def set_color(self, c):
-        if c != NO_COLOR and c not in self.rules.side_colors[self.side]:
-            raise RuleRuntimeError(f"`{self.rules.color_names[c]}` is not a color of the side in play "
-                                   f"(`{self.rules.sides[self.side]}`)")
-        self.color = c
-        self.emit("color", color=self.rules.color_names[c] if c != NO_COLOR else None)
-
-    def playable(self, p, card):
-        """May p play `card` now? The kind's own rule (if it has one), then matching: a wild, the
-        current color or the top card's kind. play_options inlines the matching for plain kinds."""
-        k = self.rules.kinds[self.ckind[card]]
-        if not self.rules.plain_match[k.id]:
-            env = {"me": p, "_who": p, "card": card}
-            if k.playable is not None and not k.playable(self, env):
-                return False
-            if k.legal is not None and k.challenge is None and not k.legal(self, env):
-                return False
-        if k.wild:
-            return True
-        if not self.discard:
-            return True
-        return self.ccolor[card] == self.color or self.ckind[card] == self.ckind[self.discard[-1]]
-
-    def play_options(self, p, cards=None):
-        """The play actions of p now: one card per face (the first held), in the order of the
-        faces' last copies in hand, reversed (legal_actions() sorts them for people)."""
-        hand = self.hands[p] if cards is None else cards
-        faces, cmask, opts, opts_call, color_bit, kind_bit, rule_kinds, multi = self._match
-        discard = self.discard
-        if discard:
-            target = MATCH_ANY | MATCH_RULE | color_bit[self.color + 1] | kind_bit[self.ckind[discard[-1]]]
-            legal = {faces[c]: c for c in reversed(hand) if cmask[c] & target}.values()
-        else:
-            legal = {faces[c]: c for c in reversed(hand)}.values()
-        if rule_kinds:
-            legal = [c for c in legal if cmask[c] != MATCH_RULE or self.playable(p, c)]
-        decl = self.game.declaration
-        table = opts_call if decl is not None and len(self.hands[p]) - 1 == decl[1] else opts
-        out = [a for c in legal for a in table[c]]
-        if multi and cards is None:
-            out += self.multi_play_options(p, [a.value for a in out if not a.call])
-        return out
-
-    def multi_play_options(self, p, starts):
-        """Several cards of one kind played together, the first of them playable: every order of
-        up to four cards (the last one's color becomes current)."""
-        from itertools import permutations
-        faces = self.card_faces[self.side]
-        decl = self.game.declaration
-        out, seen = [], set()
-        for c in starts:
-            same = [x for x in self.hands[p] if x != c and self.ckind[x] == self.ckind[c]]
-            for k in range(1, min(3, len(same)) + 1):
-                for rest in permutations(same, k):
-                    key = (faces[c],) + tuple(faces[x] for x in rest)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    cards = (c,) + rest
-                    out.append(Action("play_many", cards, False))
-                    if decl is not None and len(self.hands[p]) - len(cards) == decl[1]:
-                        out.append(Action("play_many", cards, True))
-        out.sort(key=lambda a: (tuple(faces[x] for x in a.value), a.call))
-        return out
-
-    def place(self, p, card, call):
-        """Move a card from p's hand to the discard pile: the common part of every way to play."""
-        ckind = self.ckind
-        kind = ckind[card]
-        game = self.game
-        legal_rule = self.rules.kinds[kind].legal
-        legal = True if legal_rule is None else bool(legal_rule(self, {"me": p, "_who": p, "card": card}))
-        discard = self.discard
-        self.streak = self.streak + 1 if discard and ckind[discard[-1]] == kind else 1
-        self.hands[p].remove(card)
-        discard.append(card)
-        c = self.ccolor[card]
-        if c != NO_COLOR:
-            self.color = c
-        self.first_card = False
-        self.current = p
-        self.counts["plays"] += 1
-        if game.track_kinds and kind in game.track_kinds:
-            self.tracked_players.add(self.seats[p])
-        decl = game.declaration
-        if decl is not None:
-            if p in self.exposed:
-                self.exposed.remove(p)
-            if len(self.hands[p]) == decl[1]:
-                if call:
-                    self.emit("uno", player=p)
-                else:
-                    self.exposed.append(p)
-        return legal
-
     def fire(self, event, env, card=None):
         triggers = self.rules.triggers.get(event)
         if not triggers:
