@@ -32,7 +32,7 @@ UNO_CASES = {
     "minus_chain": (RULEBOOK + "card wild { wild points " + "-" * 19000 + "1 }\n", "U0003", "nested more than", 3),
     "attack_in_trigger": (RULEBOOK + "on turn_start: attack next { draw 1 }\n", "U0403", "needs a card", 3),
     "top_before_first_card": (RULEBOOK + "on round_start if top.color == red: draw 1\n", "U0207", "`top`", 3),
-    "to_the_last": (RULEBOOK + "scoring { play to the last }\n", "U0404", "not supported", 3),
+    "several_piles_together": (RULEBOOK + "piles a b\nturn { play same face together }\n", "U0404", "not supported", 4),
 }
 
 

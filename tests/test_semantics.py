@@ -53,10 +53,24 @@ def test_players_below_two_are_refused(tmp_path):
     assert [d.code for d in found] == ["U0401"] and "at least 2" in found[0].message and found[0].span.line == 3
 
 
-def test_play_to_the_last_is_refused_not_ignored(tmp_path):
-    found = diagnostics(tmp_path, "rulebook house\nextends classic\nscoring {\n  play to the last\n}\n")
-    assert [d.code for d in found] == ["U0404"] and found[0].span.line == 4
-    assert found[0].file.endswith("house.uno")
+def test_play_to_the_last_is_accepted_now_that_rounds_go_on(tmp_path):
+    assert diagnostics(tmp_path, "rulebook house\nextends classic\nscoring {\n  play to the last\n}\n") == []
+
+
+@pytest.mark.parametrize("text, code, words, line", [
+    ("players 3..3\nteams of 2 partners opposite\n", "U0403", "no player count from 3 to 3", 4),
+    ("piles left right\nturn { play same face together }\n", "U0404", "not supported with several piles", 4),
+    ("rule a: do b\nrule b: do a\n", "U0701", "does itself", 3),
+    ("on play: do nothing_here\n", "U0201", "no rule named `nothing_here`", 3),
+    ("on play: flip pile sideways\n", "U0201", "turns `whole` or `top`", 3),
+    ('option how = "upside"\non play: flip pile how\n', "U0303", "must be \"whole\" or \"top\"", 4),
+    ("piles left left\n", "U0202", "pile `left` is named twice", 3),
+])
+def test_table_constructs_the_engine_cannot_play_are_refused(tmp_path, text, code, words, line):
+    found = diagnostics(tmp_path, "rulebook house\nextends classic\n" + text)
+    assert code in [d.code for d in found], found
+    d = next(d for d in found if d.code == code)
+    assert words in d.message and d.span.line == line and d.file.endswith("house.uno")
 
 
 def test_a_loop_name_may_not_hide_another_name(tmp_path):

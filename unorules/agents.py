@@ -40,7 +40,7 @@ class RandomPlayAgent(Agent):
     needs_observation = False
 
     def choose(self, obs, legal):
-        if legal[-1].kind in ("draw", "keep") and len(legal) > 1 and legal[0].kind not in ("draw", "keep"):
+        if legal[-1].kind in ("draw", "keep", "pass") and len(legal) > 1 and legal[0].kind not in ("draw", "keep", "pass"):
             return legal[int(self.rng.random() * (len(legal) - 1))]      # the plays come before draw / keep
         return legal[int(self.rng.random() * len(legal))]
 
@@ -50,7 +50,7 @@ class GreedyAgent(Agent):
 
     def choose(self, obs: Observation, legal):
         kind = obs.decision
-        if kind in ("turn", "drawn"):
+        if kind in ("turn", "drawn", "play_more"):
             return self._play(obs, legal)
         if kind == "color":
             counts = {c: 0 for c in obs.colors}
@@ -59,8 +59,10 @@ class GreedyAgent(Agent):
                     counts[cv.color] += 1
             best = max(obs.colors, key=lambda c: (counts[c], -obs.colors.index(c)))
             return next((a for a in legal if a.value == best), legal[0])
-        if kind == "player":
-            return min(legal, key=lambda a: (obs.hand_sizes[a.value], a.value))
+        if kind == "player":          # the player with fewest cards, an opponent before a partner
+            teams = obs.teams
+            return min(legal, key=lambda a: (bool(teams) and teams[a.value] == teams[obs.player],
+                                             obs.hand_sizes[a.value], a.value))
         if kind == "card":          # give away: keep wilds, shed points
             by_card = {cv.card: cv for cv in obs.hand}
             return max(legal, key=lambda a: (not by_card[a.value].wild, by_card[a.value].points, -a.value))
@@ -80,7 +82,7 @@ class GreedyAgent(Agent):
             p_bluff = 1.0 - (0.75 ** size)
             want = p_bluff > 0.6
             return next((a for a in legal if a.value == want), legal[0])
-        if kind in ("respond", "jump_in"):
+        if kind in ("respond", "jump_in", "any_time"):
             answers = [a for a in legal if a.value is not None]
             if answers:
                 return max(answers, key=lambda a: a.call)

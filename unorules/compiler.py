@@ -190,7 +190,8 @@ class Compiler:
         for r in ir.get("rules", []):
             self.rule_bodies[r["name"]].append(self.actions(r["actions"]))
         scoring = {"method": "winner_scores_others", "target": None, "eliminate_above": None,
-                   "rounds": None, "to_the_last": False, "single_round": False}
+                   "rounds": None, "to_the_last": False, "single_round": False, "places": None,
+                   "rank_rest_by": None, "next_dealer": None, "next_leader": None}
         for key, value in ir.get("scoring", {}).items():
             scoring[key] = self.expr(value) if isinstance(value, dict) else value
         triggers: dict[str, list[Trigger]] = {}

@@ -1,6 +1,6 @@
 """Stage 5: the generic interpreter, one module per seam: state.py (Game and State, the
-OpenSpiel surface and the primitives of the table), turns.py (rounds, turns, plays and their
-windows), attacks.py (attack windows: answers, challenges, resolution), primitives.py (what each
+OpenSpiel surface), table.py (seats, teams, zones, matching), rounds.py (the deal, the first card,
+the round's end and the match), turns.py (turns, plays and their windows), attacks.py (attack windows: answers, challenges, resolution), primitives.py (what each
 rule action does) and views.py (what a player or a person is shown). This module is their public
 face: `from unorules.engine import Game, State, Action, ...`.
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from .errors import IllegalAction, RuleRuntimeError  # noqa: F401
 from .state import (CHANCE, DRAW, KEEP, MAX_DRAW, MAX_TRIGGER_DEPTH, TERMINAL, Action, Attack,  # noqa: F401
                     Decision, Game, State)
-from .turns import (advance, begin_round, begin_turn, deal, end_round, match_over, play_card,  # noqa: F401
-                    turn_decision, turn_up)
+from .rounds import begin_round, deal, end_round, match_over, turn_up  # noqa: F401
+from .turns import advance, begin_turn, play_card, turn_decision  # noqa: F401
 from .views import CardView, Observation  # noqa: F401
 
 __all__ = ["CHANCE", "TERMINAL", "DRAW", "KEEP", "MAX_DRAW", "MAX_TRIGGER_DEPTH", "Action", "Attack", "CardView",

@@ -96,7 +96,8 @@ SIMPLE = {"draw_until_playable": "draw until playable", "lose_turn": "lose turn"
           "reverse": "reverse", "choose_color": "choose color", "cycle_color": "cycle color",
           "shuffle_hands": "shuffle hands", "flip": "flip",
           "eliminate": "eliminate", "reveal": "reveal", "redraw": "redraw", "cancel_attack": "cancel attack",
-          "resolve_attack": "resolve attack", "take_back": "take back card"}
+          "resolve_attack": "resolve attack", "take_back": "take back card", "clear_pile": "clear pile",
+          "take_pile": "take pile", "win_round": "win round"}
 WITH_EXPR = {"draw": ("draw", "count"), "draw_until_color": ("draw until color", "color"),
              "set_color": ("set color", "color"), "swap_hands": ("swap hands with", "with"),
              "give_hand": ("give hand to", "to"), "exchange": ("exchange card with", "with"),
@@ -106,7 +107,8 @@ WITH_EXPR = {"draw": ("draw", "count"), "draw_until_color": ("draw until color",
 
 
 # actions short enough for a block of one or two of them to stand on one line: `{ draw 2; lose turn }`
-FOLDABLE = set(SIMPLE) | set(WITH_EXPR) | {"pass_hands", "set_counter", "add_counter", "clear_counter"}
+FOLDABLE = set(SIMPLE) | set(WITH_EXPR) | {"pass_hands", "set_counter", "add_counter", "clear_counter", "do",
+                                           "may_play"}
 
 
 class Line(NamedTuple):
@@ -171,8 +173,16 @@ class _Format:
         k = a["kind"]
         src = self.start(a)
         subj = expr(a["subject"]) + " " if "subject" in a else ""
-        if k in SIMPLE:
+        if k in SIMPLE and not (k == "flip" and "pile" in a):
             return [Line(f"{ind}{subj}{SIMPLE[k]}", src)]
+        if k == "flip":
+            return [Line(f"{ind}{subj}flip pile {a['pile']}", src)]
+        if k == "do":
+            return [Line(f"{ind}{subj}do {a['rule']}", src)]
+        if k == "may_play":
+            any_ = " any card" if a.get("any") else ""
+            where = f" where {expr(a['where'])}" if "where" in a else ""
+            return [Line(f"{ind}{subj}may play{any_}{where}", src)]
         if k in WITH_EXPR:
             word, key = WITH_EXPR[k]
             return [Line(f"{ind}{subj}{word} {expr(a[key])}", src)]
@@ -262,7 +272,8 @@ class _Format:
         for key, text in (("category", lambda: c["category"]), ("side", lambda: f"side {c['side']}"),
                           ("points", lambda: f"points {expr(c['points'])}"),
                           ("playable_when", lambda: f"playable when {expr(c['playable_when'])}"),
-                          ("legal_when", lambda: f"legal when {expr(c['legal_when'])}")):
+                          ("legal_when", lambda: f"legal when {expr(c['legal_when'])}"),
+                          ("at_any_time", lambda: "playable at any time")):
             if key in c:
                 lines.append(Line(f"  {text()}", self.start(c, key)))
         for e in c.get("effects", []):
@@ -297,6 +308,12 @@ class _Format:
             head.append(Line(f"side {s['name']} colors " + " ".join(s["colors"]), self.start(s)))
         if ir.get("pair_sides"):
             head.append(Line("pair sides shuffled", self.start(ir, "pair_sides")))
+        if "teams" in ir:
+            head.append(Line(f"teams of {ir['teams']['size']} partners {ir['teams']['seating']}", self.start(ir, "teams")))
+        if "piles" in ir:
+            head.append(Line("piles " + " ".join(ir["piles"]), self.start(ir, "piles")))
+        if "out_of_turn" in ir:
+            head.append(Line(f"out of turn order {ir['out_of_turn']}", self.start(ir, "out_of_turn")))
         for o in ir.get("options", []):
             h = f' "{o["help"]}"' if "help" in o else ""
             head.append(Line(f"option {o['name']} = {expr(o['value'])}{h}", self.start(o)))
@@ -308,6 +325,8 @@ class _Format:
             head.append(Line(" ".join(words), self.start(c)))
         if head:
             paras.append(head)
+        for r in ir.get("rules", []):
+            paras.append(self.after_colon(Line(f"rule {r['name']}", self.start(r)), r["actions"], ""))
         for c in ir.get("cards", []):
             paras.append(self.card(c))
         for r in ir.get("remove_cards", []):
@@ -340,7 +359,9 @@ class _Format:
             paras.append(self.settings("turn", t, [
                 ("draw_until_playable", "draw until playable"), ("draw_only_when_stuck", "draw only when stuck"),
                 ("drawn_card", drawn), ("multi_play", "play same face together"),
-                ("turn_cap", f"cap {t.get('turn_cap')} turns")]))
+                ("turn_cap", f"cap {t.get('turn_cap')} turns"),
+                ("draw_with", lambda: self.block(Line("  draw with", self.start(t, "draw_with")), t["draw_with"], "  ")),
+                ("draw_up_to", f"draw up to {t.get('draw_up_to')} cards")]))
         for r in ir.get("reactions", []):
             cond = f" if {expr(r['if'])}" if "if" in r else ""
             head_ = f"react to {kind_set(r['to'])} with {kind_set(r['with'])}{cond}"
@@ -366,6 +387,9 @@ class _Format:
             rows += [(key, f"{word} {expr(s[key])}" if key in s else "")
                      for key, word in (("target", "target"), ("eliminate_above", "eliminate above"), ("rounds", "rounds"))]
             rows += [("to_the_last", "play to the last"), ("single_round", "single round")]
+            rows += [(key, f"{word} {expr(s[key])}" if key in s else "")
+                     for key, word in (("places", "places"), ("rank_rest_by", "rank rest by"),
+                                       ("next_dealer", "next dealer"), ("next_leader", "next leader"))]
             paras.append(self.settings("scoring", s, [(k, v) for k, v in rows if k in s and s[k] is not False]))
         return paras
 

@@ -196,9 +196,9 @@ def display_name(path: Path) -> str:
 # ---------------------------------------------------------------------------------------------
 # merging
 
-SINGLE_KEYS = ("title", "players", "colors", "pair_sides")
+SINGLE_KEYS = ("title", "players", "colors", "pair_sides", "teams", "piles", "out_of_turn")
 SETTING_BLOCKS = ("setup", "turn", "scoring", "jump_in")
-CARD_FIELDS = ("category", "side", "points", "playable_when", "legal_when", "challenge")
+CARD_FIELDS = ("category", "side", "points", "playable_when", "legal_when", "challenge", "at_any_time")
 
 
 def _register(node, file: str, origins: dict[int, str]):
@@ -329,7 +329,7 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
     for side in own.get("sides", []):
         sides = merged.setdefault("sides", [])
         sides[:] = [s for s in sides if s["name"] != side["name"]] + [side]
-    for key in ("options", "counters"):          # by name: a later declaration replaces an earlier one
+    for key in ("options", "counters", "rules"):   # by name: a later declaration replaces an earlier one
         for item in own.get(key, []):
             items = merged.setdefault(key, [])
             items[:] = [o for o in items if o["name"] != item["name"]] + [item]

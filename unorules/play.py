@@ -165,7 +165,8 @@ def table(s, you_seat) -> str:
 PROMPTS = {"turn": "Your turn", "drawn": "You drew a playable card", "color": "Name a color",
            "player": "Choose a player", "card": "Choose a card to give", "challenge": "Challenge the attack?",
            "respond": "You are attacked: answer?", "jump_in": "Jump in?", "catch": "Catch a player who did not call UNO?",
-           "take": "Choose a card to take", "option": "Choose", "number": "Choose a number", "kind": "Name a card kind"}
+           "take": "Choose a card to take", "option": "Choose", "number": "Choose a number", "kind": "Name a card kind",
+           "any_time": "Play a card out of turn?", "play_more": "You may play another card"}
 
 
 SILENT = {"turn"}          # events with no line of their own: your turn shows the table instead
@@ -192,7 +193,7 @@ def menu(s, d) -> list[tuple[str, list]]:
 
 def stakes(s, d, you_seat) -> str | None:
     """Before a challenge: what the attack costs, and what a challenge does, in words."""
-    from .explain import Words
+    from .explain_words import Words
     atk = d.env
     kind = s.rules.kinds[atk.kind]
     card = next((c for c in s.rules.ir.get("cards", []) if c["names"][0] == kind.name), None)

@@ -152,12 +152,6 @@ def _player_answer(s, ctx, a):
     s.emit("choose", player=a.value)
 
 
-def _track_exposure(s, *players):
-    for q in players:
-        if q in s.exposed:
-            s.exposed.remove(q)
-
-
 def act_swap_hands(s, env, p, ex, kw):
     q = ex["with"](s, env)
     if q is None or q == p:
@@ -192,170 +186,18 @@ def act_shuffle_hands(s, env, p, ex, kw):
 
 
 def act_flip(s, env, p, ex, kw):
+    """Every card turns over. Each discard pile is turned over as a whole (its bottom card comes on
+    top), or with `flip pile top` keeps its order, its top card now showing its other face."""
     s.set_side((s.side + 1) % len(s.rules.sides))
-    s.discard.reverse()
+    for i, pile in enumerate(s.piles):
+        if not kw["top_only"]:
+            pile.reverse()
+        if pile:
+            s.pile_colors[i] = s.ccolor[pile[-1]]
     top = s.discard[-1]
     s.color = s.ccolor[top]
     s.emit("flip", side=s.rules.sides[s.side], top=s.card_name(top))
 
-
-def _card_options(s, cards, where, env, exclude=()):
-    """One "card" action per face among `cards` (the last copy held) for which `where` holds
-    (`card` bound to it), in face order."""
-    out = {}
-    for c in cards:
-        if c in exclude:
-            continue
-        if where is not None:
-            e = dict(env)
-            e["card"] = c
-            if not where(s, e):
-                continue
-        out[s.face_of(c)] = Action("card", c)
-    return [a for _, a in sorted(out.items())]
-
-
-def act_give(s, env, p, ex, kw):
-    q = ex["to"](s, env)
-    n = int(ex["count"](s, env))
-    batch = env.get("_batch") if kw["at_once"] else None
-    _give_next(s, (p, q, n, ex.get("where"), env, batch, []))
-
-
-def _give_next(s, ctx):
-    p, q, n, where, env, batch, picked = ctx
-    if q is None or n <= 0 or p == q:
-        return
-    opts = _card_options(s, s.hands[p], where, env, picked)
-    if not opts:
-        return
-    if len(opts) == 1:
-        _give_answer(s, ctx, opts[0])
-        return
-    s.ask("card", p, opts, _give_answer, ctx)
-
-
-def _give_answer(s, ctx, a):
-    p, q, n, where, env, batch, picked = ctx
-    if batch is not None:                # at once: every giver chooses first, then the cards move
-        picked.append(a.value)
-        batch.append((p, q, a.value))
-    else:
-        _give_card(s, p, q, a.value)
-    s.push(_give_next, (p, q, n - 1, where, env, batch, picked))
-
-
-def _move(s, src, dst, card):
-    """One card from src's hand to dst's (neither has called UNO on this hand any more)."""
-    s.hands[src].remove(card)
-    s.hands[dst].append(card)
-    _track_exposure(s, src, dst)
-
-
-def _give_card(s, p, q, card):
-    _move(s, p, q, card)
-    s.emit("give", player=p, to=q, card=s.card_name(card))
-
-
-def commit_batch(s, batch):
-    """The moves of a `give ... at once`, made together once every giver has chosen."""
-    for p, q, card in batch:
-        _give_card(s, p, q, card)
-
-
-def act_take(s, env, p, ex, kw):
-    q = ex["from"](s, env)
-    n = int(ex["count"](s, env))
-    if q is None or q == p:
-        return
-    _look(s, p, q)
-    _take_next(s, (p, q, n, ex.get("where"), env))
-
-
-def _take_next(s, ctx):
-    p, q, n, where, env = ctx
-    if n <= 0:
-        return
-    opts = _card_options(s, s.hands[q], where, env)
-    if not opts:
-        return
-    s.ask("take", p, opts, _take_answer, ctx)
-
-
-def _take_answer(s, ctx, a):
-    p, q, n, where, env = ctx
-    _move(s, q, p, a.value)
-    s.emit("take", player=p, **{"from": q}, card=s.card_name(a.value))
-    _look(s, p, q)
-    s.push(_take_next, (p, q, n - 1, where, env))
-
-
-def _look(s, p, q):
-    """p sees q's hand as it is now (kept in p's observation only)."""
-    s.shown.setdefault(p, {})[q] = list(s.hands[q])
-
-
-def act_look_at(s, env, p, ex, kw):
-    q = ex["owner"](s, env)
-    if q is None or q == p:
-        return
-    _look(s, p, q)
-    s.emit("look_at", player=p, other=q, cards=[s.card_name(c) for c in s.hands[q]] if s.log is not None else None)
-
-
-def act_give_hand(s, env, p, ex, kw):
-    q = ex["to"](s, env)
-    if q is None or q == p:
-        return
-    s.hands[q] += s.hands[p]
-    s.hands[p] = []
-    _track_exposure(s, p, q)
-    s.emit("give_hand", player=p, to=q)
-
-
-def act_exchange(s, env, p, ex, kw):
-    q = ex["with"](s, env)
-    if q is None or q == p:
-        return
-    s.push(_exchange_pick, [p, q], [], 0)
-
-
-def _exchange_pick(s, pair, picked, i):
-    if i == 2:
-        (p, q), (a, b) = pair, picked
-        if a is not None:
-            _move(s, p, q, a)
-        if b is not None:
-            _move(s, q, p, b)
-        s.emit("exchange", player=p, other=q, gave=s.card_name(a) if a is not None else None,
-               got=s.card_name(b) if b is not None else None)
-        return
-    who = pair[i]
-    if not s.hands[who]:
-        picked.append(None)
-        s.push(_exchange_pick, pair, picked, i + 1)
-        return
-    s.ask("card", who, _card_options(s, s.hands[who], None, None), _exchange_answer, (pair, picked, i))
-
-
-def _exchange_answer(s, ctx, a):
-    pair, picked, i = ctx
-    picked.append(a.value)
-    s.push(_exchange_pick, pair, picked, i + 1)
-
-
-def act_discard_all(s, env, p, ex, kw):
-    v = ex["what"](s, env)
-    of = s.ckind if kw["by_kind"] else s.ccolor           # a card kind, or a color
-    gone = [x for x in s.hands[p] if of[x] == v]
-    if not gone:
-        return
-    s.hands[p] = [x for x in s.hands[p] if of[x] != v]
-    s.discard[-1:-1] = gone
-    s.emit("discard", player=p, count=len(gone), cards=[s.card_name(c) for c in gone])
-
-
-# ---- memory: counters and flags ----------------------------------------------------------------
 
 def _store(s, kw, p, value):
     name = kw["name"]
@@ -441,12 +283,12 @@ def act_score(s, env, p, ex, kw):
 
 
 def act_eliminate(s, env, p, ex, kw):
-    s.out[p] = True
+    s.eliminated[p] = s.out[p] = True
     s.discard[-1:-1] = s.hands[p]
     s.hands[p] = []
     s.emit("eliminated", player=p)
-    if s.active_count() <= 1:
-        s.finish(next(q for q in range(s.n) if not s.out[q]), "win")
+    if s.n - sum(s.eliminated) <= 1:
+        s.finish(next(q for q in range(s.n) if not s.eliminated[q]), "win")
 
 
 def act_swap_seats(s, env, p, ex, kw):
@@ -523,6 +365,40 @@ def act_take_back(s, env, p, ex, kw):
         s.emit("take_back", player=atk.attacker, card=s.card_name(atk.card))
 
 
+def act_win_round(s, env, p, ex, kw):
+    """p wins the round (with their team): it ends once the play or draw that said so is over."""
+    if p is not None and p not in s.pending_winners:
+        s.pending_winners.append(p)
+        s.emit("win_round", player=p)
+
+
+def act_do(s, env, p, ex, kw):
+    """Carry out a named rule, done by p (the `do`'s subject, or the rule's player)."""
+    s.push_actions(kw["body"][0], env)
+
+
+def act_may_play(s, env, p, ex, kw):
+    """p may play one more card now (a playable one, or with `any` any card of the hand), where
+    `where` holds of it, or pass. The card goes on the pile and its rules run; the play that said
+    so ends as usual afterwards."""
+    from .turns import play_options_for_extra
+    opts = play_options_for_extra(s, p, ex.get("where"), env, kw["any"])
+    if not opts:
+        return
+    s.ask("play_more", p, opts + [Action("pass", None)], _may_play_answer, (env, p))
+
+
+def _may_play_answer(s, ctx, a):
+    from .turns import play_extra
+    env, p = ctx
+    if a.kind == "pass":
+        s.emit("pass", player=p)
+        return
+    if a.pile is not None:
+        s.use_pile(a.pile)
+    play_extra(s, p, a.value, a.call, a.color)
+
+
 def act_group(s, env, p, ex, kw):
     s.push_actions(kw["body"], env)
 
@@ -566,3 +442,8 @@ def _perform_answer(s, ctx, a):
     s.emit("perform", player=p, name=kw["name"], success=bool(a.value))
     # inside a perform's blocks the default subject is the performer
     s.push_actions(kw["success"] if a.value else kw["failure"], dict(env, _who=p))
+
+
+# the actions that move cards between hands and piles (re-exported: the compiler finds every act_ here)
+from .primitives_hands import (  # noqa: E402,F401
+    act_clear_pile, act_discard_all, act_exchange, act_take_pile, act_give, act_give_hand, act_look_at, act_take, _track_exposure, commit_batch)

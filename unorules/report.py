@@ -229,13 +229,19 @@ def _common_sections(Figure, labels: list[str], results: list[dict], players: in
     seats = [f"seat {s}" for s in range(players)]
     cells = [[dict(r["wins_by_seat"][str(s)], games=r["games"]) for s in range(players)] for r in results]
     wide = len(labels) > 1
-    out.append(_section("Wins by seat", _rates(Figure, "Wins by seat", seats, labels, cells, even=1 / players),
+    out.append(_section("Wins by seat", _rates(Figure, "Wins by seat", seats, labels, cells, even=even),
                         _rate_rows(seats, labels, cells, "games", "games"), below=wide))
+    if all(r.get("wins_by_team") for r in results):
+        teams = sorted(results[0]["wins_by_team"], key=int)
+        groups = [f"team {t} (seats {'+'.join(map(str, results[0]['wins_by_team'][t]['seats']))})" for t in teams]
+        cells = [[dict(r["wins_by_team"][t], games=r["games"]) for t in teams] for r in results]
+        out.append(_section("Wins by team", _rates(Figure, "Wins by team", groups, labels, cells, even=1 / len(teams)),
+                            _rate_rows(groups, labels, cells, "games", "games"), below=wide))
     agents = sorted({a for r in results for a in r["wins_by_agent"]})
     empty = {"seat_games": 0, "wins": 0, "rate": None, "ci95": [0, 0]}
     cells = [[r["wins_by_agent"].get(a, empty) for a in agents] for r in results]
     out.append(_section("Wins by agent", _rates(Figure, "Wins by agent (per seat played)", agents, labels, cells,
-                                               even=1 / players),
+                                               even=even),
                         _rate_rows(agents, labels, cells, "seat_games", "seat-games"), below=wide))
     svg, table = _histogram(Figure, "Cards drawn per round", "cards drawn in a round", labels,
                             [r["histograms"]["cards_drawn_per_round"] for r in results])

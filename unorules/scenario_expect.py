@@ -78,9 +78,26 @@ def compare(s: State, expect: dict, rejected: str | None) -> list[str]:
                 if s.seats[seat] != player:
                     diff(f"seats.{seat}", player, s.seats[seat])
         elif key == "eliminated":
-            got = [p for p in range(s.n) if s.out[p]]
+            got = [p for p in range(s.n) if s.eliminated[p]]
             if sorted(want) != got:
                 diff("eliminated", sorted(want), got)
+        elif key in ("places", "round_winners"):
+            got = list(s.places if key == "places" else s.round_winners)
+            if list(want) != got:
+                diff(key, list(want), got)
+        elif key in ("next_dealer", "next_leader"):
+            got = getattr(s, key)
+            if want != got:
+                diff(key, want, got if got is not None else "nothing: no round has ended")
+        elif key == "tops":
+            for name, card in want.items():
+                if name not in rules.piles:
+                    out.append(f"expect.tops: the rulebook has no pile `{name}` (piles: {', '.join(rules.piles)})")
+                    continue
+                pile = s.piles[rules.piles.index(name)]
+                got = (s.full_name(pile[-1]) if "/" in str(card) else s.card_name(pile[-1])) if pile else None
+                if _norm(card) != got:
+                    diff(f"tops.{name}", card, got)
         elif key == "events":
             problem = _match_events(s.log or [], want)
             if problem:

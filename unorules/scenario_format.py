@@ -18,8 +18,9 @@ GIVEN_KEYS = ["dealer", "hands", "discard", "draw_pile", "color", "turn", "direc
 EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side", "draw_pile_size", "discard_size",
                "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error", "counters"]
 DECISION_KEYS = ["play", "draw", "keep", "challenge", "respond", "jump_in", "catch", "perform", "choose", "chance", "expect"]
-MODIFIERS = ["color", "target", "uno"]
-DEFAULT_KINDS = ["challenge", "catch", "jump_in", "respond", "perform", "keep", "choose", "draw"]
+MODIFIERS = ["color", "target", "uno", "pile"]
+DEFAULT_KINDS = ["challenge", "catch", "jump_in", "respond", "perform", "keep", "choose", "draw", "any_time",
+                 "play_more"]
 
 
 # The shape of every value: "text", "int" (a whole number), "bool", "number", "any", "scalar",
@@ -32,16 +33,17 @@ EXPECT_SHAPE = {"hands": ("seats", CARDS), "hand_sizes": ("seats", "int"), "top"
                 "direction": "text", "side": "text", "draw_pile_size": "int", "discard_size": "int",
                 "draw_pile_top": CARDS, "scores": ("seats", "number"), "round_winner": ("or", "int", "none"),
                 "seats": ("seats", "int"), "eliminated": ("list", "int"), "events": ("list", ("names", "any")),
-                "error": "text", "counters": ("names", COUNTER)}
-ENTRY_SHAPE = {"player": "int", "play": ("or", CARD, CARDS), "draw": "bool", "keep": "bool", "challenge": "bool",
+                "error": "text", "counters": ("names", COUNTER), "places": ("list", "int"),
+                "round_winners": ("list", "int"), "next_dealer": "int", "next_leader": "int", "tops": ("names", CARD)}
+ENTRY_SHAPE = {"player": "int", "play": ("or", CARD, CARDS, "bool"), "draw": "bool", "keep": "bool", "challenge": "bool",
                "respond": ("or", CARD, "bool"), "jump_in": ("or", CARD, "bool"), "catch": ("or", "int", "bool"),
                "perform": "bool", "choose": ("or", "scalar", CARDS), "chance": "scalar", "expect": EXPECT_SHAPE,
-               "color": "text", "target": "int", "uno": "bool"}
+               "color": "text", "target": "int", "uno": "bool", "pile": "text"}
 SHAPE = {"name": "scalar", "rulebook": "text", "include": ("list", "text"), "with": ("list", "text"),
          "options": ("names", "scalar"), "players": "int", "seed": "int", "start": "text",
          "given": {"dealer": "int", "hands": ("seats", CARDS), "discard": CARDS, "draw_pile": CARDS, "color": "text",
                    "turn": "int", "direction": "text", "side": "text", "scores": ("seats", "number"),
-                   "counters": ("names", COUNTER)},
+                   "counters": ("names", COUNTER), "piles": ("names", CARDS)},
          "defaults": ("names", "scalar"), "script": ("list", ENTRY_SHAPE), "expect": EXPECT_SHAPE}
 _WORDS = {"text": "text", "int": "a whole number", "bool": "true or false", "number": "a number", "none": "nothing",
           "scalar": "a single value", "any": "a value"}

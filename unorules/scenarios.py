@@ -18,7 +18,7 @@ from .scenario_expect import compare
 from .scenario_format import DECISION_KEYS, Scenario, ScenarioError, load_scenarios  # noqa: F401 (re-exported)
 
 # engine decision kind -> the script keys that answer it
-ANSWERS = {"turn": ("play", "draw"), "drawn": ("play", "keep"), "color": ("choose",), "player": ("choose",),
+ANSWERS = {"turn": ("play", "draw"), "drawn": ("play", "keep", "draw"), "any_time": ("play",), "play_more": ("play",), "color": ("choose",), "player": ("choose",),
            "card": ("choose",), "challenge": ("challenge",), "respond": ("respond",), "jump_in": ("jump_in",),
            "catch": ("catch",), "perform": ("perform",), "chance": ("chance",), "option": ("choose",),
            "number": ("choose",), "kind": ("choose",), "take": ("choose",)}
@@ -231,6 +231,27 @@ def build(sc: Scenario) -> tuple[State, Game]:
         if sq is not None:
             hands[sq] = lst
     discard = su.card_list(given.get("discard"), given, "discard")
+    piles = [discard]
+    if len(rules.piles) > 1:
+        if "discard" in given:
+            su.err(f"this rulebook has several discard piles ({', '.join(rules.piles)}): give them as `piles`", given,
+                   "discard", "write `piles: {" + rules.piles[0] + ": [red 3], ...}`")
+        piles = [[] for _ in rules.piles]
+        raw_piles = given.get("piles") or {}
+        for name, cards in (raw_piles.items() if isinstance(raw_piles, dict) else ()):
+            if name not in rules.piles:
+                su.err(f"no pile `{name}` (piles: {', '.join(rules.piles)})", raw_piles, name,
+                       did_you_mean(str(name), rules.piles))
+                continue
+            piles[rules.piles.index(name)] = su.card_list(cards, raw_piles, name)
+        if start == "turn":
+            for name, pile in zip(rules.piles, piles):
+                if not pile:
+                    su.err(f"with `start: turn` pile `{name}` needs at least its top card", given,
+                           "piles" if "piles" in given else None)
+        discard = piles[0]
+    elif "piles" in given:
+        su.err("`piles` is only for rulebooks with several named discard piles: give `discard`", given, "piles")
     draw = su.card_list(given.get("draw_pile"), given, "draw_pile")
     if start == "deal" and any(hands):
         su.err("with `start: deal` the hands are dealt by the engine: leave `hands` out", given, "hands")
@@ -241,7 +262,7 @@ def build(sc: Scenario) -> tuple[State, Game]:
                        given, key)
         if not draw:
             su.err(f"with `start: {start}` the draw pile cannot be empty", given, "draw_pile" if "draw_pile" in given else None)
-    elif not discard:
+    elif not discard and len(rules.piles) == 1:
         su.err("with `start: turn` the discard pile needs at least its top card", given if given else d,
                "discard" if "discard" in given else None, "add `discard: [red 3]`, or use `start: turn_up`")
     dealer = su.seat(given.get("dealer", players - 1), given, "dealer") if "dealer" in given else players - 1
@@ -256,7 +277,9 @@ def build(sc: Scenario) -> tuple[State, Game]:
     s.setup_cards(su.cards)
     s.set_side(side)
     s.hands = hands
-    s.discard = discard
+    s.piles = piles
+    s.discard = piles[0]
+    s.pile_colors = [s.ccolor[p[-1]] if p else NO_COLOR for p in piles]
     s.draw_pile = list(reversed(draw))
     s.dealer = dealer if dealer is not None else players - 1
     direction = given.get("direction", "clockwise")
@@ -270,6 +293,8 @@ def build(sc: Scenario) -> tuple[State, Game]:
                 s.scores[sq] = int(v)
     if "counters" in given:
         _given_counters(su, s, given["counters"], given)
+    if start == "turn" and not discard:
+        raise ScenarioError(su.diags, {sc.file: sc.text})
     if start == "turn":
         s.round = 1
         top = discard[-1]
@@ -329,7 +354,9 @@ def _default_answer(s: State, d, value):
     for a in d.options:
         if d.kind in ("challenge", "perform") and a.value == bool(value):
             return a
-        if d.kind in ("respond", "jump_in", "catch") and value is False and a.value is None:
+        if d.kind in ("respond", "jump_in", "catch", "any_time") and value is False and a.value is None:
+            return a
+        if d.kind == "play_more" and value is False and a.kind == "pass":
             return a
         if d.kind == "drawn" and value is True and a.kind == "keep":
             return a
@@ -347,8 +374,11 @@ def _answer(s: State, d, key, entry) -> Action:
     v = entry[key]
     call = bool(entry.get("uno", False))
     if key in ("play", "respond", "jump_in"):
-        if v is False and key != "play":
+        if v is False and (key != "play" or d.kind in ("any_time", "play_more")):
             return next(a for a in d.options if a.value is None)
+        if isinstance(v, bool):
+            raise _Reject("`play: false` declines only a play the rulebook offers (`may play`, a card playable at any "
+                          "time); name a card, or draw")
         if isinstance(v, list):
             if len(v) == 1:
                 v = v[0]
@@ -360,9 +390,11 @@ def _answer(s: State, d, key, entry) -> Action:
             raise _Reject(f"seat {p} holds no `{v}` (hand: {', '.join(s.card_name(c) for c in s.hands[p]) or 'empty'})")
         faces = {s.face_of(c) for c in holding}
         want_color = entry.get("color")
+        kind = "any_time" if d.kind == "any_time" else key
+        pile = _pile(s, d, entry, faces, kind)
         for a in d.options:
-            if a.kind == (key if key != "play" else "play") and a.value is not None and s.face_of(a.value) in faces \
-                    and a.call == call:
+            if a.kind == kind and a.value is not None and s.face_of(a.value) in faces \
+                    and a.call == call and a.pile == pile:
                 if a.color is None:
                     return a
                 if want_color is None:
@@ -376,6 +408,8 @@ def _answer(s: State, d, key, entry) -> Action:
     if key == "draw":
         if DRAW in d.options and v is True:
             return DRAW
+        if d.kind == "drawn" and v is True:
+            raise _Reject("this turn allows no further draw")
         raise _Reject("drawing is not allowed now" if v is True else "`draw` takes `true`")
     if key == "keep":
         if KEEP in d.options and v is True:
@@ -402,6 +436,29 @@ def _answer(s: State, d, key, entry) -> Action:
     if key == "choose":
         return _choose(s, d, v)
     raise _Reject(f"cannot answer a {d.kind} decision with `{key}`")
+
+
+def _pile(s: State, d, entry, faces, kind):
+    """The pile a play names (`pile: NAME`), where the rulebook has several; None otherwise."""
+    if not s.several_piles:
+        if "pile" in entry:
+            raise _Reject("this rulebook has one discard pile: leave `pile:` out")
+        return None
+    piles = sorted({a.pile for a in d.options if a.kind == kind and a.value is not None and s.face_of(a.value) in faces
+                    and a.pile is not None})
+    if "pile" not in entry:
+        if len(piles) == 1:
+            return piles[0]
+        if not piles:
+            return None
+        raise _Reject(f"the card can go on {', '.join(s.pile_name(i) for i in piles)}: add `pile:` to the entry")
+    names = s.rules.piles
+    if entry["pile"] not in names:
+        raise _Reject(f"no pile `{entry['pile']}` (piles: {', '.join(names)})")
+    i = names.index(entry["pile"])
+    if i not in piles:
+        raise _Reject(f"the card does not match the top of `{entry['pile']}` ({s.card_name(s.piles[i][-1]) if s.piles[i] else 'empty'})")
+    return i
 
 
 def _answer_many(s: State, d, names, call) -> Action:

@@ -4,7 +4,7 @@ OpenSpiel style: a State is one playthrough with `current_player()`, `legal_acti
 `apply_action()`, chance nodes with named outcomes, `is_terminal()`, `returns()`, `clone()`.
 Control flow is an explicit agenda (a stack of frames `(fn, *args)`): rule actions push frames,
 and an action that needs a choice sets `state.decision` and stops the run until the choice is
-applied. The turn flow is in turns.py, attack windows in attacks.py, the rule actions' primitives
+applied. The table (seats, zones, matching) is in table.py, rounds in rounds.py, the turn flow in turns.py, attack windows in attacks.py, the rule actions' primitives
 in primitives.py; what a player or a person is shown of a state in views.py.
 
 Nothing here knows a card: cards are ints whose faces, kinds and effects come from the rulebook.
@@ -63,6 +63,17 @@ class Game:
         self.perform_chance = perform_chance
         self.stop_after_round = stop_after_round
         self.track_kinds = frozenset(track_kinds)      # kinds whose players are recorded (compare)
+        teams = rules.teams
+        if teams:
+            size = teams["size"]
+            if players % size or players == size:
+                raise RuleRuntimeError(f"`{rules.name}` plays in teams of {size}: it needs a multiple of {size} "
+                                       f"players (more than {size}), not {players}")
+            count = players // size
+            self.team_of = [p % count if teams["seating"] == "opposite" else p // size for p in range(players)]
+        else:
+            self.team_of = list(range(players))                # each player a team of one
+        self.any_time_kinds = frozenset(k.id for k in rules.kinds if k.at_any_time)
         sizes = {len(d) for d in rules.deck}
         if len(sizes) > 1:
             raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
@@ -79,7 +90,8 @@ class Game:
         ncolor = len(rules.color_names) + 1
         self.color_bit = [1 << (2 + c) for c in range(ncolor)]            # index: color + 1
         self.kind_bit = [1 << (2 + ncolor + k) for k in range(len(rules.kinds))]
-        self.face_mask = [MATCH_RULE if not rules.plain_match[kind] else MATCH_ANY if rules.wild_kind[kind]
+        self.face_mask = [0 if rules.kinds[kind].at_any_time      # played out of turn only: never in a turn
+                          else MATCH_RULE if not rules.plain_match[kind] else MATCH_ANY if rules.wild_kind[kind]
                           else self.color_bit[color + 1] | self.kind_bit[kind] for color, kind in rules.faces]
         # what the hot path asks of the rules on every play and turn, answered once
         no_play_hooks = rules.jump_in is None and "play" not in rules.triggers
@@ -108,7 +120,7 @@ class Game:
         if deal:
             s.setup_cards(None)
             s.draw_pile = list(range(s.ncards))
-            from .turns import begin_round
+            from .rounds import begin_round
             s.push(begin_round)
             s.run()
         return s
@@ -122,7 +134,6 @@ class State(Table, StateViews):
         self.rng = random.Random(seed)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.draw_pile: list[int] = []
-        self.discard: list[int] = []
         self.card_faces: list[list[int]] = []      # side -> card -> face
         self.side = 0
         self.ccolor: list[int] = []                # active side: card -> color
@@ -133,7 +144,19 @@ class State(Table, StateViews):
         self.dealer = n - 1
         self.scores = [0] * n
         self.seats = list(range(n))                # seat -> original player
-        self.out = [False] * n
+        self.team_of = game.team_of                # seat -> team (each seat its own without teams)
+        self.eliminated = [False] * n              # out of the match
+        self.out = [False] * n                     # not in this round: eliminated, or gone out and placed
+        self.places: list[int] = []                # this round's finishing order (who went out first, ...)
+        self.round_winners: list[int] = []
+        self.pending_winners: list[int] = []       # named by `win round`: the round ends once the play is over
+        self.next_dealer = None                    # decided when a round ends, for the next one
+        self.next_leader = None
+        self.leader = None                         # who plays first this round (None: left of the dealer)
+        self.turn_draws = 0                        # cards drawn by the turn's draws this turn
+        self.several_piles = len(self.rules.piles) > 1
+        self._pile_loop = False
+        self.empty_piles()
         self.skips = [0] * n
         self.next_override = None
         self.attack: Attack | None = None
@@ -149,6 +172,7 @@ class State(Table, StateViews):
         self.depth = 0
         self.round_winner = None
         self.winner = None
+        self.winners: list[int] = []               # the match's winning seats (a team's members)
         self.outcome = None                        # win | stalled | error
         self.error = None
         self.terminal = False
@@ -335,10 +359,12 @@ class State(Table, StateViews):
         return self.terminal
 
     def returns(self):
+        """+1 for each winner (a team's members together), and the losers share -1 each winner's."""
         out = [0.0] * self.n
-        if self.winner is not None:
+        if self.winners:
+            k = len(self.winners)
             for p in range(self.n):
-                out[p] = 1.0 if p == self.winner else -1.0 / (self.n - 1)
+                out[p] = 1.0 if p in self.winners else -k / (self.n - k)
         return out
 
     def clone(self):
@@ -374,6 +400,7 @@ class State(Table, StateViews):
 
     def finish(self, winner, outcome):
         self.winner = winner
+        self.winners = [] if winner is None else self.team_members(winner)
         self.outcome = outcome
         self.terminal = True
         self.decision = None

@@ -48,6 +48,8 @@ class Summary:
     games: int = 0
     wins_by_seat: Counter = field(default_factory=Counter)
     wins_by_agent: Counter = field(default_factory=Counter)
+    wins_by_team: Counter = field(default_factory=Counter)         # with teams: games each team won
+    team_seats: dict = field(default_factory=dict)                 # team -> its seats
     seats_by_agent: Counter = field(default_factory=Counter)      # seat-games played by each agent
     outcomes: Counter = field(default_factory=Counter)             # win / stalled / error
     round_turns: Counter = field(default_factory=Counter)          # histogram of turns per round
@@ -67,9 +69,15 @@ class Summary:
         self.outcomes[state.outcome] += 1
         for seat, name in enumerate(agent_names):
             self.seats_by_agent[name] += 1
-        if state.outcome == "win" and state.winner is not None:
-            self.wins_by_seat[state.winner] += 1
-            self.wins_by_agent[agent_names[state.seats[state.winner]]] += 1
+        if state.outcome == "win" and state.winners:
+            for w in state.winners:               # a team's members win together
+                self.wins_by_seat[w] += 1
+                self.wins_by_agent[agent_names[state.seats[w]]] += 1
+            if state.rules.teams:
+                self.wins_by_team[state.team_of[state.winner]] += 1
+        if state.rules.teams and not self.team_seats:
+            for seat, team in enumerate(state.team_of):
+                self.team_seats.setdefault(team, []).append(seat)
         for t in state.turns_per_round:
             self.round_turns[t] += 1
         for d in state.drawn_per_round:
@@ -86,8 +94,8 @@ class Summary:
         if state.outcome == "error":
             self.errors[str(state.error)] += 1
         self.tracked_players += len(state.tracked_players)
-        if state.outcome == "win" and state.winner is not None and state.seats[state.winner] in state.tracked_players:
-            self.tracked_wins += 1
+        if state.outcome == "win":
+            self.tracked_wins += sum(1 for w in state.winners if state.seats[w] in state.tracked_players)
 
     def merge(self, other: "Summary") -> "Summary":
         self.games += other.games
@@ -95,7 +103,8 @@ class Summary:
         self.decisions += other.decisions
         self.tracked_players += other.tracked_players
         self.tracked_wins += other.tracked_wins
-        for name in ("wins_by_seat", "wins_by_agent", "seats_by_agent", "outcomes", "round_turns", "counts", "errors",
+        self.team_seats = self.team_seats or other.team_seats
+        for name in ("wins_by_seat", "wins_by_agent", "wins_by_team", "seats_by_agent", "outcomes", "round_turns", "counts", "errors",
                      "round_drawn", "game_rounds", "score_spread", "winning_score"):
             getattr(self, name).update(getattr(other, name))
         return self
@@ -116,7 +125,14 @@ class Summary:
             agents[name] = {"seat_games": seats, "wins": w, "rate": round(w / seats, 4) if seats else 0,
                             "ci95": [round(lo, 4), round(hi, 4)]}
         per_game = (lambda v: round(v / n, 3) if n else 0)
-        return {
+        teams = {}
+        for team, seats in sorted(self.team_seats.items()):
+            w = self.wins_by_team[team]
+            lo, hi = wilson(w, n)
+            teams[str(team)] = {"seats": seats, "wins": w, "rate": round(w / n, 4) if n else 0,
+                                "ci95": [round(lo, 4), round(hi, 4)]}
+        out_teams = {"wins_by_team": teams} if teams else {}
+        return out_teams | {
             "games": n,
             "outcomes": dict(sorted(self.outcomes.items())),
             "wins_by_seat": seat,

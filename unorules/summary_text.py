@@ -30,6 +30,12 @@ def summary_text(d: dict, label: str) -> str:
     for seat, w in d["wins_by_seat"].items():
         lo, hi = w["ci95"]
         echo(f"  seat {seat}: {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
+    if d.get("wins_by_team"):
+        echo("wins by team (95% CI):")
+        for team, w in d["wins_by_team"].items():
+            lo, hi = w["ci95"]
+            seats = "+".join(map(str, w["seats"]))
+            echo(f"  team {team} (seats {seats}): {w['wins']:>7}  {w['rate']:6.1%}  [{lo:6.1%}, {hi:6.1%}]")
     echo("wins by agent (per seat played, 95% CI):")
     for name, w in d["wins_by_agent"].items():
         lo, hi = w["ci95"]
@@ -60,6 +66,11 @@ def compare_table(labels, da, db, players, cards, ca, cb) -> str:
         fa, fb = da["wins_by_seat"][seat], db["wins_by_seat"][seat]
         rows.append((f"seat {seat} wins", f"{fa['rate']:.1%} [{fa['ci95'][0]:.1%}, {fa['ci95'][1]:.1%}]",
                      f"{fb['rate']:.1%} [{fb['ci95'][0]:.1%}, {fb['ci95'][1]:.1%}]"))
+    for team in (da.get("wins_by_team") or {}):
+        fa, fb = da["wins_by_team"][team], (db.get("wins_by_team") or {}).get(team)
+        if fb is not None:
+            rows.append((f"team {team} wins", f"{fa['rate']:.1%} [{fa['ci95'][0]:.1%}, {fa['ci95'][1]:.1%}]",
+                         f"{fb['rate']:.1%} [{fb['ci95'][0]:.1%}, {fb['ci95'][1]:.1%}]"))
     if cards:
         def card_cell(c):
             return (f"{c['rate']:.1%} [{c['ci95'][0]:.1%}, {c['ci95'][1]:.1%}] of {c['players']:,}"

@@ -50,6 +50,44 @@ class Table:
     def active_count(self):
         return self.n - sum(self.out)
 
+    # -- teams ----------------------------------------------------------------------------------
+    def partner_of(self, p):
+        """The next player of p's team in seat order (p itself when p plays alone)."""
+        team = self.team_of[p]
+        for k in range(1, self.n):
+            q = (p + k) % self.n
+            if self.team_of[q] == team:
+                return q
+        return p
+
+    def team_members(self, p) -> list[int]:
+        return [q for q in range(self.n) if self.team_of[q] == self.team_of[p]]
+
+    # -- discard piles --------------------------------------------------------------------------
+    # `discard` is always the pile in use (a play goes on it, `top` is its top card) and `color` its
+    # current color; each other pile keeps its own color in `pile_colors`.
+    def use_pile(self, i):
+        if i == self.pile:
+            return
+        self.pile_colors[self.pile] = self.color
+        self.pile = i
+        self.discard = self.piles[i]
+        self.color = self.pile_colors[i]
+
+    def empty_piles(self):
+        k = len(self.rules.piles)
+        self.piles = [[] for _ in range(k)]
+        self.pile_colors = [NO_COLOR] * k
+        self.pile = 0
+        self.discard = self.piles[0]
+
+    def pile_name(self, i):
+        return self.rules.piles[i]
+
+    def tops(self) -> list[int | None]:
+        """The top card of each pile (the pile in use with its current state)."""
+        return [pile[-1] if pile else None for pile in self.piles]
+
     # -- primitives the rules use ---------------------------------------------------------------
     def draw_cards(self, p, n, why="draw", emit=True):
         n = min(int(n), MAX_DRAW)
@@ -81,11 +119,20 @@ class Table:
             cards[i], cards[j] = cards[j], cards[i]
 
     def reshuffle(self):
-        if len(self.discard) <= 1:
-            return False
-        top = self.discard.pop()
-        self.draw_pile[:0] = self.discard
-        self.discard[:] = [top]
+        """An empty draw pile is refilled with the discard piles' cards, each pile's top card left."""
+        if len(self.piles) == 1:
+            if len(self.discard) <= 1:
+                return False
+            top = self.discard.pop()
+            self.draw_pile[:0] = self.discard
+            self.discard[:] = [top]
+        else:
+            under = [c for pile in self.piles for c in pile[:-1]]
+            if not under:
+                return False
+            self.draw_pile[:0] = under
+            for pile in self.piles:
+                del pile[:-1]
         self.shuffle(self.draw_pile)
         self.counts["reshuffles"] += 1
         self.emit("reshuffle", size=len(self.draw_pile))
@@ -102,6 +149,8 @@ class Table:
         """May p play `card` now? The kind's own rule (if it has one), then matching: a wild, the
         current color or the top card's kind. play_options inlines the matching for plain kinds."""
         k = self.rules.kinds[self.ckind[card]]
+        if k.at_any_time:
+            return False                     # played out of turn only (turns.any_time_window)
         if not self.rules.plain_match[k.id]:
             env = {"me": p, "_who": p, "card": card}
             if k.playable is not None and not k.playable(self, env):
@@ -116,7 +165,10 @@ class Table:
 
     def play_options(self, p, cards=None):
         """The play actions of p now: one card per face (the first held), in the order of the
-        faces' last copies in hand, reversed (legal_actions() sorts them for people)."""
+        faces' last copies in hand, reversed (legal_actions() sorts them for people). With several
+        discard piles, a play for each pile the card matches, naming the pile."""
+        if self.several_piles and not self._pile_loop:
+            return self.pile_play_options(p, cards)
         hand = self.hands[p] if cards is None else cards
         faces, cmask, opts, opts_call, color_bit, kind_bit, rule_kinds, multi = self._match
         discard = self.discard
@@ -132,6 +184,19 @@ class Table:
         out = [a for c in legal for a in table[c]]
         if multi and cards is None:
             out += self.multi_play_options(p, [a.value for a in out if not a.call])
+        return out
+
+    def pile_play_options(self, p, cards):
+        here = self.pile
+        out = []
+        self._pile_loop = True
+        try:
+            for i in range(len(self.piles)):
+                self.use_pile(i)
+                out += [a._replace(pile=i) for a in self.play_options(p, cards)]
+        finally:
+            self._pile_loop = False
+            self.use_pile(here)
         return out
 
     def multi_play_options(self, p, starts):

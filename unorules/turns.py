@@ -1,103 +1,17 @@
-"""The turn flow: rounds (shuffle, deal, the first card, scoring, the match), turns, plays, the
-jump-in and catch windows, drawing. Frames are functions `fn(state, *args)` on the agenda."""
+"""The turn flow: turns, plays, going out, the out-of-turn windows (jump in, catch, cards playable
+at any time), further plays, drawing. Frames are functions `fn(state, *args)` on the agenda; rounds
+(the deal, the first card, the round's end, the match) are in rounds.py."""
 from __future__ import annotations
 
-from .compiler import NO_COLOR
-from .errors import RuleRuntimeError
 from .primitives import _draw_until
+from .rounds import MAX_ROUNDS, begin_round, deal, end_round, match_over, turn_up  # noqa: F401 (re-exported)
 from .state import DRAW, KEEP, Action, Decision, State
-
-MAX_ROUNDS = 1000            # rounds in one match; a match still undecided after them is `stalled`
-
-
-def begin_round(s: State, shuffle: bool = True):
-    s.round += 1
-    s.turns = 0
-    if shuffle:
-        cards = s.draw_pile + s.discard
-        for h in s.hands:
-            cards += h
-            h.clear()
-        s.discard = []
-        if s.side != 0:
-            s.set_side(0)
-        cards.sort()
-        s.shuffle(cards)
-        s.draw_pile = cards
-    s.direction = 1
-    s.color = NO_COLOR
-    s.skips = [0] * s.n
-    s.exposed = []
-    s.streak = 0
-    s.attack = None
-    s.shown = {}
-    for c in s.game.round_resets:
-        s.reset_counter(c)
-    if s.round > 1:
-        s.dealer = s.step(s.dealer, 1)
-    s.emit("round_start", dealer=s.dealer)
-    s.push(deal)
-    if s.rules.cut is not None:
-        chance, actions = s.rules.cut
-        env = {"me": s.dealer, "_who": s.dealer}
-        p = min(1.0, max(0.0, float(chance(s, env))))
-        s.ask("chance", None, [Action("chance", "exact"), Action("chance", "missed")], _cut_answer,
-              (env, actions), [p, 1.0 - p])
-
-
-def _cut_answer(s, ctx, a):
-    env, actions = ctx
-    s.emit("cut", dealer=s.dealer, exact=a.value == "exact")
-    if a.value == "exact":
-        s.push_actions(actions, env)
-
-
-def deal(s: State):
-    hand = int(s.rules.hand_size(s, {"me": s.dealer, "_who": s.dealer}))
-    order = []
-    p = s.dealer
-    for _ in range(s.active_count()):
-        p = s.step(p, 1)
-        order.append(p)
-    # one card at a time around the table from the top of the pile (its end), while it lasts
-    pile, k = s.draw_pile, len(order)
-    dealt = max(0, min(hand * k, len(pile)))
-    top = pile[len(pile) - dealt:][::-1]
-    del pile[len(pile) - dealt:]
-    for i, p in enumerate(order):
-        s.hands[p] += top[i::k]
-    if s.log is not None:               # the deal in full, so a log can be replayed and checked
-        s.emit("deal", hand=hand, hands={str(q): [s.card_name(c) for c in s.hands[q]] for q in order})
-    s.push(turn_up)                  # the agenda is a stack: the round's start rules run first
-    s.fire("round_start", {"me": s.dealer, "_who": s.dealer})
-
-
-def turn_up(s: State):
-    if not s.draw_pile and not s.reshuffle():
-        raise RuleRuntimeError("there is no card to turn up")
-    card = s.draw_pile.pop()
-    s.discard.append(card)
-    s.color = s.ccolor[card]
-    s.first_card = True
-    s.streak = 1
-    s.current = s.dealer
-    s.redraw = False
-    s.emit("turn_up", card=s.card_name(card))
-    env = {"me": s.dealer, "_who": s.dealer, "card": card}
-    s.push(after_turn_up)
-    effects = s.rules.kinds[s.ckind[card]].effects.get("turn_up")
-    if effects:
-        s.push_actions(effects, env)
-
-
-def after_turn_up(s: State):
-    if s.redraw:
-        s.push(turn_up)
-        return
-    advance(s)
 
 
 def advance(s: State):
+    if s.pending_winners:                   # `win round`: the round ends once the play that said it is over
+        end_round(s, s.pending_winners[0])
+        return
     if s.next_override is not None:
         nxt, s.next_override = s.next_override, None
     else:
@@ -118,6 +32,7 @@ def advance(s: State):
 def begin_turn(s: State, p):
     s.current = p
     s.turns += 1
+    s.turn_draws = 0
     game = s.game
     if s.turns > game.turn_cap:
         s.turns = game.turn_cap          # the turns actually played
@@ -129,8 +44,8 @@ def begin_turn(s: State, p):
         expire_memory(s, p)
     if s.log is not None:
         s.emit("turn", player=p)
-    if game.turn_start_hooks:
-        s.push(turn_decision, p)
+    if game.turn_start_hooks or game.any_time_kinds:
+        s.push(any_time_window, p, 0) if game.any_time_kinds else s.push(turn_decision, p)
         s.fire("turn_start", {"me": p, "_who": p})
     else:
         turn_decision(s, p)
@@ -161,6 +76,8 @@ def turn_decision(s: State, p):
 def _turn_answer(s: State, p, a: Action):
     s.counts["turn_decisions"] += 1
     if a.kind == "play":
+        if a.pile is not None:
+            s.use_pile(a.pile)
         play_card(s, p, a.value, a.call, a.color)
     elif a.kind == "play_many":
         play_many(s, p, a.value, a.call)
@@ -186,7 +103,8 @@ def play_many(s: State, p, cards, call):
 def play_card(s: State, p, card, call, color=None, just_drawn=False):
     legal = s.place(p, card, call)
     if s.log is not None:
-        s.emit("play", player=p, card=s.card_name(card), **({"uno": True} if call else {}))
+        s.emit("play", player=p, card=s.card_name(card), **({"uno": True} if call else {}),
+               **({"pile": s.pile_name(s.pile)} if s.several_piles else {}))
     if s.game.quiet_play[s.ckind[card]]:
         end_play(s, p)                       # nothing to run: straight on (the common number card)
         return
@@ -213,7 +131,7 @@ def after_play(s: State, p, card, env):
 
 
 def jump_window(s: State, p, card, env, i):
-    others = s.others_in_order(p)
+    others = out_of_turn_order(s, p)
     cond = s.rules.jump_in
     faces = s.card_faces[s.side]
     by_faces = s.rules.jump_in_of_faces
@@ -266,18 +184,151 @@ def _jump_answer(s: State, ctx, a: Action):
     play_card(s, q, a.value, a.call, a.color)
 
 
+def play_options_for_extra(s: State, p, where, env, any_card):
+    """The plays `may play` offers: p's playable cards (with `any`, every card of the hand, one per
+    face), those for which `where` holds."""
+    if any_card:
+        faces = s.card_faces[s.side]
+        cards = list({faces[c]: c for c in reversed(s.hands[p])}.values())
+        opts, opts_call = s._match[2], s._match[3]
+        decl = s.game.declaration
+        table = opts_call if decl is not None and len(s.hands[p]) - 1 == decl[1] else opts
+        acts = [a for c in cards for a in table[c]]
+        if s.several_piles:
+            acts = [a._replace(pile=i) for i in range(len(s.piles)) for a in acts]
+    else:
+        acts = s.play_options(p, list(s.hands[p]))
+    if where is not None:
+        keep = {}
+        for a in acts:
+            if a.value not in keep:
+                e = dict(env)
+                e["card"] = a.value
+                keep[a.value] = bool(where(s, e))
+        acts = [a for a in acts if keep[a.value]]
+    return acts
+
+
+def play_extra(s: State, p, card, call, color=None):
+    """A further card played by `may play`: it goes on the pile and its rules run; whoever is out
+    of cards afterwards goes out (the play that offered it then ends as usual)."""
+    legal = s.place(p, card, call)
+    if s.log is not None:
+        s.emit("play", player=p, card=s.card_name(card), extra=True, **({"uno": True} if call else {}),
+               **({"pile": s.pile_name(s.pile)} if s.several_piles else {}))
+    env = {"me": p, "_who": p, "card": card, "legal_play": legal}
+    if color is not None:
+        env["_color"] = color
+    s.push(_out_after_extra, p)
+    s.fire("play", env, card)
+    effects = s.rules.kinds[s.ckind[card]].effects.get("play")
+    if effects:
+        s.push_actions(effects, env)
+
+
+def _out_after_extra(s: State, p):
+    if not all(s.hands[q] for q in range(s.n) if not s.out[q]):
+        went_out(s, p)
+
+
+def out_of_turn_order(s: State, p) -> tuple:
+    """Who may act out of turn after p's play (or before p's turn), first to last: the nearest in
+    the direction of play (the default), or clockwise whatever the direction."""
+    if s.rules.out_of_turn == "clockwise":
+        return tuple(q for q in ((p + k) % s.n for k in range(1, s.n)) if not s.out[q])
+    return s.others_in_order(p)
+
+
+def any_time_window(s: State, p, i):
+    """Before p's turn, each other player in the out-of-turn order may play a card that is playable
+    at any time (its own `playable when` judged, with `turn_player` bound to p); then p's turn."""
+    order = out_of_turn_order(s, p)
+    kinds = s.game.any_time_kinds
+    while i < len(order):
+        q = order[i]
+        i += 1
+        opts, seen = [], set()
+        for c in s.hands[q]:
+            k = s.ckind[c]
+            f = s.face_of(c)
+            if k not in kinds or f in seen:
+                continue
+            seen.add(f)
+            rule = s.rules.kinds[k].playable
+            if rule is not None and not rule(s, {"me": q, "_who": q, "card": c, "turn_player": p}):
+                continue
+            colors = s.rules.side_colors[s.side] if s.rules.fused_color[k] else (None,)
+            opts += [Action("any_time", c, False, col) for col in colors]
+        if opts:
+            opts.sort(key=lambda a: (s.face_of(a.value), a.color or 0))
+            s.ask("any_time", q, opts + [Action("any_time", None)], _any_time_answer, (p, q, i))
+            return
+    turn_decision(s, p)
+
+
+def _any_time_answer(s: State, ctx, a: Action):
+    p, q, i = ctx
+    if a.value is None:
+        any_time_window(s, p, i)
+        return
+    card = a.value
+    legal = s.place(q, card, a.call)
+    s.emit("any_time", player=q, card=s.card_name(card), turn_player=p)
+    env = {"me": q, "_who": q, "card": card, "turn_player": p, "legal_play": legal}
+    if a.color is not None:
+        env["_color"] = a.color
+    s.push(_after_any_time, p, q, i)
+    s.fire("play", env, card)
+    effects = s.rules.kinds[s.ckind[card]].effects.get("play")
+    if effects:
+        s.push_actions(effects, env)
+
+
+def _after_any_time(s: State, p, q, i):
+    if not all(s.hands[x] for x in range(s.n) if not s.out[x]) and went_out(s, q):
+        return
+    s.current = p
+    if s.out[p] or s.skips[p] > 0:           # the player about to play lost the turn: it passes on from them
+        s.skips[p] = 0
+        s.emit("skip", player=p)
+        advance(s)
+        return
+    any_time_window(s, p, i)
+
+
 def end_play(s: State, p):
     hands = s.hands
-    if not (hands[p] and all(hands)):        # someone may have gone out (eliminated seats hold nothing)
-        for q in (p,) + s.others_in_order(p):
-            if not s.out[q] and not hands[q]:
-                end_round(s, q)
-                return
+    if not (hands[p] and all(hands)):        # someone may have gone out (seats out of the round hold nothing)
+        if went_out(s, p):
+            return
     if s.exposed:
         s.push(advance)
         s.push(catch_window, list(s.exposed), 0)
     else:
         advance(s)
+
+
+def went_out(s: State, p) -> bool:
+    """Players left with no cards go out, p first, then in the direction of play. The first ends
+    the round, unless the round goes on (`play to the last`, `places N`): then each takes the next
+    place and sits out the rest of the round, which ends when one player holds cards or enough
+    places are taken. True when the round ended."""
+    gone = [q for q in (p,) + s.others_in_order(p) if not s.out[q] and not s.hands[q]]
+    if not gone:
+        return False
+    sc = s.rules.scoring
+    if not (sc["to_the_last"] or sc["places"] is not None):
+        end_round(s, gone[0])
+        return True
+    for q in gone:
+        s.places.append(q)
+        s.out[q] = True
+        s.emit("out", player=q, place=len(s.places))
+    limit = sc["places"](s, {"me": p, "_who": p}) if sc["places"] is not None else None
+    if s.active_count() <= 1 or (limit is not None and len(s.places) >= limit):
+        end_round(s, s.places[0])
+        return True
+    return False
 
 
 def catch_window(s: State, exposed, i):
@@ -314,6 +365,12 @@ def _catch_answer(s: State, ctx, a: Action):
 
 def turn_draw(s: State, p):
     rules = s.rules
+    s.turn_draws += 1
+    draw_with = rules.turn.get("draw_with")
+    if draw_with:                            # the rulebook's actions replace the draw of one card
+        s.push(_after_draw_with, p, list(s.hands[p]))
+        s.push_actions(draw_with, {"me": p, "_who": p})
+        return
     got = []
     if rules.turn["draw_until_playable"]:
         got = _draw_until(s, p, lambda c: s.playable(p, c), "until_playable")
@@ -327,99 +384,46 @@ def turn_draw(s: State, p):
     s.fire("draw", {"me": p, "_who": p, "card": last}, last)
 
 
+def _after_draw_with(s: State, p, before):
+    held = set(before)
+    got = [c for c in s.hands[p] if c not in held]
+    last = got[-1] if got else None
+    if last is None or "draw" not in s.rules.triggers:
+        after_turn_draw(s, p, last)
+        return
+    s.push(after_turn_draw, p, last)
+    s.fire("draw", {"me": p, "_who": p, "card": last}, last)
+
+
 def after_turn_draw(s: State, p, card):
+    """After the turn's draw: the drawn card may (or must) be played, by the rulebook's rule; and
+    where the turn allows several draws (`draw up to N cards`), the player may draw again."""
     turn = s.rules.turn
     mode = turn["drawn_card"]
+    playable = []
     if card is not None and mode != "is_kept" and card in s.hands[p]:
-        opts = s.play_options(p, [card])            # empty when the drawn card is not playable
+        playable = s.play_options(p, [card])        # empty when the drawn card is not playable
         when = turn.get("drawn_card_when")
-        if opts and (when is None or when(s, {"me": p, "_who": p, "card": card})):
-            if mode == "may_play":
-                opts.append(KEEP)
-            s.ask("drawn", p, opts, _drawn_answer, p)
-            return
-    advance(s)
+        if playable and not (when is None or when(s, {"me": p, "_who": p, "card": card})):
+            playable = []
+    forced = bool(playable) and mode == "must_play"
+    limit = turn.get("draw_up_to")
+    again = limit is not None and s.turn_draws < limit and not forced
+    if not playable and not again:
+        advance(s)
+        return
+    opts = playable + ([] if forced else [KEEP]) + ([DRAW] if again else [])
+    s.ask("drawn", p, opts, _drawn_answer, p)
 
 
 def _drawn_answer(s: State, p, a: Action):
     if a.kind == "play":
+        if a.pile is not None:
+            s.use_pile(a.pile)
         play_card(s, p, a.value, a.call, a.color, just_drawn=True)
+    elif a.kind == "draw":
+        turn_draw(s, p)
     else:
         s.emit("keep", player=p)
         advance(s)
 
-
-def _after_round(s: State):
-    winner = match_over(s)
-    if winner is not None or s.active_count() <= 1:
-        s.finish(winner if winner is not None else s.round_winner, "win")
-        return
-    if s.game.stop_after_round:            # scenarios stop when the round ends
-        s.terminal = True
-        s.outcome = "round_over"
-        s.decision = None
-        s.agenda.clear()
-        return
-    if s.round >= MAX_ROUNDS:                # a match no one can win (a target no one reaches)
-        s.emit("round_end", winner=None, reason="round cap")
-        s.finish(None, "stalled")
-        return
-    s.push(begin_round)
-
-
-# ---- rounds and scoring --------------------------------------------------------------------------
-
-def end_round(s: State, winner, reason="win"):
-    s.turns_per_round.append(s.turns)
-    s.drawn_per_round.append(s.counts["drawn"] - sum(s.drawn_per_round))
-    s.round_winner = winner
-    s.agenda.clear()
-    s.attack = None
-    if reason == "stalled":
-        s.emit("round_end", winner=None, reason="stalled")
-        s.finish(None, "stalled")
-        return
-    sc = s.rules.scoring
-    gained = {}
-    if sc["method"] == "each_scores_own_hand":
-        for p in range(s.n):
-            if not s.out[p]:
-                gained[p] = s.hand_points(p)
-    else:
-        gained[winner] = sum(s.hand_points(p) for p in range(s.n) if p != winner and not s.out[p])
-    for p, g in gained.items():
-        s.scores[p] += g
-    s.emit("round_end", winner=winner, reason=reason)
-    for p, g in gained.items():
-        s.emit("score", player=p, points=g, total=s.scores[p])
-    s.push(_after_round)             # after the round's end rules, run to completion
-    s.fire("round_end", {"me": winner, "_who": winner})
-
-def match_over(s: State):
-    """The match winner if the match is over, else None."""
-    sc = s.rules.scoring
-    rounds_mode = s.game.rounds
-    env = {"me": 0, "_who": 0}
-    lowest = sc["method"] == "each_scores_own_hand"
-    alive = [p for p in range(s.n) if not s.out[p]]
-
-    def best():
-        return min(alive, key=lambda p: (s.scores[p], p)) if lowest else max(alive, key=lambda p: (s.scores[p], -p))
-
-    if rounds_mode == "single" or (rounds_mode == "rulebook" and sc["single_round"]) or (
-            sc["target"] is None and sc["rounds"] is None and sc["eliminate_above"] is None):
-        return s.round_winner
-    if sc["eliminate_above"] is not None:
-        limit = sc["eliminate_above"](s, env)
-        for p in alive:
-            if s.scores[p] > limit:
-                s.out[p] = True
-                s.emit("eliminated", player=p)
-        alive = [p for p in range(s.n) if not s.out[p]]
-        if len(alive) <= 1:
-            return alive[0] if alive else s.round_winner
-    if sc["target"] is not None and any(s.scores[p] >= sc["target"](s, env) for p in alive):
-        return best()
-    if sc["rounds"] is not None and s.round >= sc["rounds"](s, env):
-        return best()
-    return None

@@ -36,11 +36,14 @@ class Observation(NamedTuple):
     color_names: list
     counters: dict = {}        # name -> value, or (per player) a list by seat; hidden values of others: None
     shown: dict = {}           # seat -> [CardView]: what this player was shown of that player's hand
+    teams: tuple = ()          # seat -> team, where the rulebook plays in teams (partners share a team)
+    tops: tuple = ()           # the top CardView of each discard pile, where the rulebook has several
+    places: tuple = ()         # the seats that went out this round, in order
 
 
 _EMPTY = MappingProxyType({})      # an observation's counters and shown hands when there are none
 
-_KIND_ORDER = {"play": 0, "play_many": 1, "respond": 0, "jump_in": 0, "draw": 5, "keep": 5}
+_KIND_ORDER = {"play": 0, "play_many": 1, "respond": 0, "jump_in": 0, "any_time": 0, "draw": 5, "keep": 5, "pass": 6}
 
 
 class StateViews:
@@ -50,7 +53,7 @@ class StateViews:
         """The legal actions, deterministic and sorted (plays by card face, then the rest)."""
         if self.terminal:
             return []
-        if self.decision.kind not in ("turn", "drawn", "respond", "jump_in", "card", "take"):
+        if self.decision.kind not in ("turn", "drawn", "respond", "jump_in", "card", "take", "any_time", "play_more"):
             return list(self.decision.options)          # already in the engine's fixed order
         faces = self.card_faces[self.side]
 
@@ -58,8 +61,8 @@ class StateViews:
             v = a.value
             if isinstance(v, tuple):
                 v = (1, tuple(faces[c] for c in v))
-            elif a.kind in ("play", "respond", "jump_in", "card") and v is not None:
-                v = (0, faces[v])
+            elif a.kind in ("play", "respond", "jump_in", "card", "any_time") and v is not None:
+                v = (0, faces[v], -1 if a.pile is None else a.pile)
             else:
                 v = (2, -1 if v is None else v if isinstance(v, int) else str(v))
             return (_KIND_ORDER.get(a.kind, 9), v, a.call, -1 if a.color is None else a.color)
@@ -70,12 +73,16 @@ class StateViews:
         if k == "play_many":
             return "play " + " + ".join(self.card_name(c) for c in v) + (
                 " and call " + self.game.declaration[0].upper() if a.call else "")
-        if k in ("play", "respond", "jump_in"):
+        if k in ("play", "respond", "jump_in", "any_time"):
             if v is None:
-                return {"respond": "accept", "jump_in": "don't jump in"}.get(k, k)
-            verb = {"play": "play", "respond": "answer with", "jump_in": "jump in with"}[k]
+                return {"respond": "accept", "jump_in": "don't jump in", "any_time": "don't play"}.get(k, k)
+            verb = {"play": "play", "respond": "answer with", "jump_in": "jump in with", "any_time": "play out of turn"}[k]
             color = f" ({self.rules.color_names[a.color]})" if a.color is not None else ""
-            return f"{verb} {self.card_name(v)}{color}" + (" and call " + self.game.declaration[0].upper() if a.call else "")
+            pile = f" on {self.rules.piles[a.pile]}" if a.pile is not None else ""
+            return f"{verb} {self.card_name(v)}{color}{pile}" + (
+                " and call " + self.game.declaration[0].upper() if a.call else "")
+        if k == "pass":
+            return "play no more"
         if k == "color":
             return f"color {self.rules.color_names[v]}"
         if k == "player":
@@ -103,7 +110,7 @@ class StateViews:
         """What is wrong with this state, if anything: the engine's invariants, checked by the
         tests after every action and by bench/soak.py over many games."""
         out = []
-        zones = self.draw_pile + self.discard + [c for h in self.hands for c in h]
+        zones = self.draw_pile + [c for pile in self.piles for c in pile] + [c for h in self.hands for c in h]
         if sorted(zones) != list(range(self.ncards)):
             out.append("cards are not conserved: some card is in no zone or in two")
         if self.color != NO_COLOR and self.color not in self.rules.side_colors[self.side]:
@@ -117,6 +124,8 @@ class StateViews:
                     out.append(f"seat {d.player} is asked but is not seated")
                 if not d.options:
                     out.append("a decision without options")
+        if len(self.piles) != len(self.rules.piles) or self.discard is not self.piles[self.pile]:
+            out.append("the discard pile in use is not one of the piles")
         if any(k < 0 for k in self.skips) or any(sc is None for sc in self.scores):
             out.append("a negative count")
         return out
@@ -141,7 +150,12 @@ class StateViews:
             color_names=self.rules.color_names,
             counters=self.public_counters(p) if self.memory else _EMPTY,
             shown={q: [views[c] or self.card_view(q, c) for c in cards] for q, cards in self.shown[p].items()}
-            if self.shown and p in self.shown else _EMPTY)
+            if self.shown and p in self.shown else _EMPTY,
+            teams=tuple(self.team_of) if self.rules.teams else (),
+            tops=tuple(None if c is None else CardView(c, self.card_name(c), self.ccolor[c], self.ckind[c],
+                                                      kinds[self.ckind[c]].wild, 0) for c in self.tops())
+            if self.several_piles else (),
+            places=tuple(self.places))
 
     def public_counters(self, p) -> dict:
         """The counters and flags as player p may see them: a hidden one's other values are None."""

@@ -1,0 +1,302 @@
+"""The words of `explain`: expressions and actions of the rule language said in plain English
+(`Words.expr`, `Words.action`). explain.py builds the pages from them."""
+from __future__ import annotations
+
+from .ir import literal_value, sides_of
+
+NAMES = {
+    "me": "you", "next": "the next player", "previous": "the previous player", "dealer": "the dealer",
+    "current_color": "the current color", "top": "the top card", "player_count": "the number of players",
+    "streak": "the number of cards of that kind in a row on the pile", "clockwise": "play goes clockwise",
+    "first_card": "the round's first card is on top", "just_drawn": "it was just drawn", "fewest_cards": "the fewest cards any other player holds",
+    "most_cards": "the most cards any other player holds", "card": "the card", "target": "the attacked player",
+    "attacker": "the attacker", "penalty": "the penalty", "legal": "the card was legal",
+    "challenger": "the challenger", "chosen": "the chosen player", "revealed": "the revealed card",
+    "candidate": "that player",
+}
+NEGATED = {"just_drawn": "it was not just drawn", "first_card": "the round's first card is no longer on top",
+           "clockwise": "play goes counterclockwise"}
+ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
+COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+           ">=": "is at least"}
+
+
+class Words:
+    def __init__(self, ir: dict):
+        self.ir = ir
+        self.options = {o["name"]: o["value"]["value"] for o in ir.get("options", [])}
+        self.counters = {c["name"]: c for c in ir.get("counters", [])}
+
+    # -- expressions ----------------------------------------------------------------------------
+    def expr(self, e) -> str:
+        k = e["kind"]
+        if k == "number":
+            return str(e["value"])
+        if k == "bool":
+            return "always" if e["value"] else "never"
+        if k == "string":
+            return f'"{e["value"]}"'
+        if k == "name":
+            n = e["name"]
+            if n in self.options:
+                v = self.options[n]
+                return n.replace("_", " ") + ("" if isinstance(v, bool) else f" ({v})")
+            return NAMES.get(n, n if n.isdigit() else n.replace("_", " ") if n not in self.card_names() else f"`{n}`")
+        if k in ("each_other", "each_player"):
+            text = "every other player" if k == "each_other" else "every player"
+            if "as" in e:
+                text += f" {e['as']}"
+            if "where" in e:
+                text += f" for whom {self.expr(e['where'])}"
+            return text
+        if k == "attr":
+            of = self.expr(e["of"])
+            name = e["name"]
+            if name == "hand":
+                return "your hand" if of == "you" else f"{of}'s hand"
+            if name == "score":
+                return "your score" if of == "you" else f"{of}'s score"
+            if name == "seat":
+                return f"the seat of {of}"
+            if name == "points":
+                return f"the points in {of}"
+            if name in self.counters:
+                return (f"your {name.replace('_', ' ')}" if of == "you" else f"{of}'s {name.replace('_', ' ')}")
+            if name in ("next", "previous"):
+                return f"the player {'after' if name == 'next' else 'before'} {of}"
+            if name == "size":
+                return f"the number of cards in {of}"
+            if name == "color":
+                return f"the color of {of}"
+            if name == "kind":
+                return f"the kind of {of}"
+            if name == "rank":
+                return f"the number on {of}"
+            if name == "wild":
+                return f"{of} is wild"
+            return f"{of}'s {name}"
+        if k == "call":
+            of = self.expr(e["of"])
+            holder = "you hold" if of == "your hand" else of.replace("'s hand", " holds")
+            arg_e = e.get("arg")
+            if e["name"] == "any" and arg_e and arg_e["kind"] == "binary" and arg_e["op"] == "==" \
+                    and arg_e["left"] == {"kind": "attr", "of": {"kind": "name", "name": "card"}, "name": "color"}:
+                return f"{holder} a card of {self.expr(arg_e['right'])}"
+            arg = self.expr(arg_e) if arg_e else ""
+            arg = arg.replace("the card", "it")
+            if e["name"] == "any":
+                return f"{holder} a card for which {arg}"
+            if e["name"] == "count":
+                return f"the number of cards in {of} for which {arg}"
+            if e["name"] == "has":
+                return f"{holder} a {arg}"
+        if k == "conditional":
+            return f"{self.expr(e['then'])} if {self.expr(e['if'])}, else {self.expr(e['else'])}"
+        if k == "aggregate":
+            over = self.expr(e["over"])
+            if e["op"] == "count":
+                return f"the number of {over.replace('every ', '', 1).replace('player', 'players', 1)}"
+            of = self.expr(e["of"])
+            bare = of.removeprefix("the ")
+            return {"sum": f"the sum of {of} over {over}", "max": f"the largest {bare} among {over}",
+                    "min": f"the smallest {bare} among {over}",
+                    "most": f"the one of {over} with the largest {bare}",
+                    "fewest": f"the one of {over} with the smallest {bare}"}[e["op"]]
+        if k == "not":
+            inner = e["of"]
+            if inner["kind"] == "call" and inner["name"] in ("any", "has"):
+                return self.expr(inner).replace(" a card", " no card", 1).replace(" hold a ", " hold no ", 1)
+            if inner["kind"] == "name" and inner["name"] in self.options:
+                return f"{inner['name'].replace('_', ' ')} is off"
+            if inner["kind"] == "attr" and inner["name"] == "wild":
+                return f"{self.expr(inner['of'])} is not wild"
+            if inner["kind"] == "binary" and inner["op"] == "==":
+                return self.expr(dict(inner, op="!="))
+            if inner["kind"] == "name" and inner["name"] in NEGATED:
+                return NEGATED[inner["name"]]
+            return f"it is not so that {self.expr(inner)}"
+        if k == "neg":
+            return f"minus {self.expr(e['of'])}"
+        if k == "binary":
+            op = e["op"]
+            left, right = self.expr(e["left"]), self.expr(e["right"])
+            if op in COMPARE:
+                if op in ("==", "!=") and right.startswith("the color of") is False and e["right"]["kind"] == "name" \
+                        and e["right"]["name"] in self.colors():
+                    right = e["right"]["name"]
+                return f"{left} {COMPARE[op]} {right}"
+            if op in ("and", "or"):
+                return f"{left} {op} {right}"
+            return f"{left} {ARITHMETIC[op]} {right}"
+        return "?"
+
+    def card_names(self):
+        return {c["names"][0] for c in self.ir.get("cards", [])}
+
+    def colors(self):
+        return {c for s in sides_of(self.ir) for c in s["colors"]}
+
+    # -- actions --------------------------------------------------------------------------------
+    def subject(self, a, default):
+        if "subject" not in a:
+            return default
+        return self.expr(a["subject"])
+
+    @staticmethod
+    def verb(subject, base, third):
+        plural = subject in ("you", "they") or subject.startswith("every")
+        if subject.startswith("every"):
+            return third
+        return base if plural else third
+
+    def count(self, e, noun="card"):
+        v = literal_value(e)
+        if isinstance(v, (int, float)):
+            return f"{v} {noun}{'' if v == 1 else 's'}"
+        return f"as many {noun}s as {self.expr(e)}"
+
+    def action(self, a, S="you") -> str:
+        k = a["kind"]
+        s = self.subject(a, S)
+        if k == "group":
+            return (f"for {s}: " if "subject" in a else "") + (self.actions(a["actions"], "they" if "subject" in a else S)
+                                                              or "nothing happens")
+        if "subject" in a and k in ("if", "chance"):       # a block runs once for each of its subjects
+            inner = {key: v for key, v in a.items() if key != "subject"}
+            return f"for {s}: {self.action(inner, 'they')}"
+        v = lambda base, third: f"{s} {self.verb(s, base, third)}"   # noqa: E731
+        their = "your" if s == "you" else "their"
+        if k == "draw":
+            n = "cards equal to the penalty" if a["count"] == {"kind": "name", "name": "penalty"} else self.count(a["count"])
+            return f"{v('draw', 'draws')} {n}"
+        if k == "draw_until_color":
+            return f"{v('draw', 'draws')} cards until one of {self.expr(a['color'])} comes (wilds do not count)"
+        if k == "draw_until_playable":
+            return f"{v('draw', 'draws')} cards until a playable one comes"
+        if k == "lose_turn":
+            return f"{v('lose', 'loses')} {their} next turn"
+        if k == "play_again":
+            return f"{v('play', 'plays')} again"
+        if k == "reverse":
+            return "the direction of play reverses"
+        if k == "choose_color":
+            return f"{v('name', 'names')} the next color"
+        if k == "set_color":
+            return f"the color becomes {self.expr(a['color'])}"
+        if k == "cycle_color":
+            return "the color moves on to the next one in the fixed cycle of colors, in the direction of play"
+        if k == "choose_player":
+            who = "another player" if a["other"] else "a player"
+            cond = f" such that {self.expr(a['where'])}" if "where" in a else ""
+            name = a.get("as", "chosen").replace("_", " ")
+            label = name if name.endswith("player") else f"{name} player"
+            return f"{v('choose', 'chooses')} {who}{cond} (the {label})" if "as" in a else \
+                f"{v('choose', 'chooses')} {who}{cond}"
+        if k == "swap_hands":
+            return f"{v('swap', 'swaps')} hands with {self.expr(a['with'])}"
+        if k == "pass_hands":
+            where = {"clockwise": "to the next player clockwise (to the next seat number)",
+                     "counterclockwise": "to the next player counterclockwise (to the previous seat number)"}.get(
+                a.get("direction"), "to the next player in the direction of play")
+            return f"every player passes their hand {where}"
+        if k == "shuffle_hands":
+            return "all hands are gathered, shuffled and dealt out one at a time, starting with the next player"
+        if k == "flip":
+            return "every card turns over to its other side: hands, the draw pile, and the discard pile as a whole"
+        if k == "give":
+            which = f" (one for which {self.expr(a['where'])})".replace("the card", "it") if "where" in a else ""
+            once = (", all at the same time (a card just received is not passed on)" if a.get("at_once") else "")
+            return f"{v('give', 'gives')} {self.count(a['count'])} of {their} choice{which} to {self.expr(a['to'])}{once}"
+        if k == "take":
+            which = f" (one for which {self.expr(a['where'])})".replace("the card", "it") if "where" in a else ""
+            return (f"{v('look', 'looks')} at the hand of {self.expr(a['from'])} and {self.verb(s, 'take', 'takes')} "
+                    f"{self.count(a['count'])} of {their} choice{which} from it")
+        if k == "look_at":
+            return f"{v('look', 'looks')} at {self.expr(a['hand'])} (only {'you' if s == 'you' else 'they'} see it)"
+        if k == "choose_option":
+            return f"{v('choose', 'chooses')} one of {', '.join(a['options'][:-1])} or {a['options'][-1]} (the {a['as']})"
+        if k == "choose_number":
+            if "low" in a:
+                return f"{v('choose', 'chooses')} a number from {self.expr(a['low'])} to {self.expr(a['high'])} ({a['as']})"
+            return f"{v('name', 'names')} a number ({a['as']})"
+        if k == "choose_kind":
+            cond = f" such that {self.expr(a['where'])}".replace("that player", "it") if "where" in a else ""
+            return f"{v('name', 'names')} a card kind{cond} ({a['as']})"
+        if k in ("set_counter", "add_counter", "clear_counter"):
+            c = self.counters.get(a["counter"], {})
+            whose = (f"{their} " if c.get("per") == "player" else "the ")
+            name = a["counter"].replace("_", " ")
+            if k == "set_counter":
+                return f"{whose}{name} becomes {self.expr(a['value'])}" if "value" in a else f"{whose}{name} is set"
+            if k == "add_counter":
+                return f"{whose}{name} {self.change(a['amount'])}"
+            return f"{whose}{name} is cleared"
+        if k == "give_hand":
+            return f"{v('give', 'gives')} all {their} cards to {self.expr(a['to'])}"
+        if k == "exchange":
+            return f"{s} and {self.expr(a['with'])} each choose one card and exchange them"
+        if k == "discard_all":
+            what = a["what"]
+            if what.get("kind") == "name" and (what["name"] in self.colors() or what["name"] in self.card_names()):
+                named = what["name"] if what["name"] in self.colors() else f"`{what['name']}`"
+                return f"{v('discard', 'discards')} all {their} {named} cards"
+            if what.get("kind") == "number":
+                return f"{v('discard', 'discards')} all {their} `{what['value']}` cards"
+            return f"{v('discard', 'discards')} all {their} cards of {self.expr(what)}"
+        if k == "score":
+            return f"{v('score', 'scores')} {self.count(a['amount'], 'point')}"
+        if k == "eliminate":
+            return f"{s} {'are' if s == 'you' else 'is'} out of the game"
+        if k == "swap_seats":
+            return f"{v('swap', 'swaps')} seats with {self.expr(a['with'])} (hands and scores move with the players)"
+        if k == "reveal":
+            return "the top card of the draw pile is turned onto the discard pile (the revealed card)"
+        if k == "redraw":
+            return "it goes back into the draw pile, the pile is shuffled, and another card is turned up"
+        if k == "attack":
+            t = self.expr(a["target"])
+            pen = f" with a penalty of {self.expr(a['penalty'])}" if "penalty" in a else ""
+            return f"{t} is attacked{pen}: unless the attack is answered, " + self.actions(a["actions"], "they")
+        if k == "add_penalty":
+            return f"the penalty {self.change(a['amount'])}"
+        if k == "pass_attack":
+            return f"the attack passes to {self.expr(a['to'])}"
+        if k == "cancel_attack":
+            return "the attack is called off"
+        if k == "resolve_attack":
+            return "the attack takes effect"
+        if k == "take_back":
+            return "the attacking card goes back to its player's hand"
+        if k == "if":
+            parts = []
+            for i, br in enumerate(a["branches"]):
+                parts.append(f"{'if' if i == 0 else 'otherwise, if'} {self.expr(br['when'])}, "
+                             f"{self.actions(br['then'], S) or 'nothing happens'}")
+            if a.get("otherwise"):
+                parts.append(f"otherwise, {self.actions(a['otherwise'], S)}")
+            return "; ".join(parts)
+        if k == "chance":
+            outs = a["outcomes"]
+            weights = [literal_value(o.get("weight", {"kind": "number", "value": 1})) for o in outs]
+            total = sum(w for w in weights if isinstance(w, (int, float))) or 1
+            bits = []
+            for o, w in zip(outs, weights):
+                odds = f" ({w}/{total})" if isinstance(w, (int, float)) else ""
+                bits.append(f"on {o['name'].replace('_', ' ')}{odds}, {self.actions(o['actions'], S) or 'nothing happens'}")
+            return f"by chance ({a['name'].replace('_', ' ')}): " + "; ".join(bits)
+        if k == "perform":
+            name = a["name"].replace("_", " ")
+            sim = f" (in simulation they succeed with chance {self.expr(a['chance'])})" if "chance" in a else ""
+            ok = self.actions(a["actions"], "they") or "nothing happens"
+            bad = self.actions(a.get("otherwise", []), "they") or "nothing happens"
+            return f"{v('perform', 'performs')} {name}{sim}: if they succeed, {ok}; if they fail, {bad}"
+        return k.replace("_", " ")
+
+    def change(self, amount) -> str:
+        v = literal_value(amount)
+        if isinstance(v, (int, float)) and v < 0:
+            return f"shrinks by {-v}"
+        return f"grows by {self.expr(amount)}"
+
+    def actions(self, actions, S="you") -> str:
+        return "; then ".join(self.action(a, S) for a in actions)
