@@ -214,6 +214,14 @@ class Checker(ExprTypes):
 
     def check_card(self, card):
         seen = set()
+        if "matches_as" in card:
+            other = self.cards.get(card["matches_as"])
+            if other is None:
+                self.error("U0204", f"unknown card kind `{card['matches_as']}`", card, "matches_as", "not a card kind",
+                           did_you_mean(card["matches_as"], self.cards))
+            elif other is card or "matches_as" in other:
+                self.error("U0403", f"`{card['names'][0]}` matches as `{card['matches_as']}`, which matches as another kind "
+                           "or is itself", card, "matches_as", help="name a kind that matches as itself")
         for effect in card.get("effects", []):
             if effect["event"] not in CARD_EVENTS:
                 self.error("U0205", f"a card has no event `{effect['event']}`", effect, "event",

@@ -85,6 +85,7 @@ class Compiled:
     piles: list[str] = field(default_factory=lambda: ["discard"])   # the discard piles, by name
     out_of_turn: str = "nearest"          # who may act first out of turn: nearest in the direction of play, or clockwise
     rules: dict = field(default_factory=dict)   # named rule -> its actions
+    match_kind: list = field(default_factory=list)   # kind -> the kind it matches as (itself, or `matches as`)
     fused_color: list[bool] = field(default_factory=list)   # kind -> its play carries the first color choice
     plain_match: list[bool] = field(default_factory=list)   # kind -> playable by matching alone (no rule)
     wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
@@ -225,7 +226,8 @@ class Compiler:
             plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
             wild_kind=[k.wild for k in kinds], counters=list(ir.get("counters", [])),
             teams=ir.get("teams"), piles=list(ir.get("piles", ["discard"])), out_of_turn=ir.get("out_of_turn", "nearest"),
-            rules={name: body[0] for name, body in self.rule_bodies.items()})
+            rules={name: body[0] for name, body in self.rule_bodies.items()},
+            match_kind=[self.kind_id.get(c.get("matches_as"), i) for i, c in enumerate(ir.get("cards", []))])
 
     # -----------------------------------------------------------------------------------------
     # expressions: fn(state, env) -> value. players are seats, colors and kinds ids, cards card ids.

@@ -54,6 +54,12 @@ def explain_card(w: Words, card: dict, counts: Counter | None, names: list[str] 
     elif counts:
         facts.append("in the box: " + ", ".join(f"{n} ({side})" if len(counts) > 1 else str(n) for side, n in counts.items()))
     lines = [head, "", "; ".join(facts) + ".", ""]
+    if card.get("matches_as"):
+        lines.append(f"- It matches as a `{card['matches_as']}`: by color, or on a `{card['matches_as']}` (and a "
+                     f"`{card['matches_as']}` on it).")
+    if card.get("at_any_time"):
+        lines.append("- It is played out of turn only: before any other player's turn, whoever holds it may play it "
+                     "(the nearest player in the order of play first), whatever the top card.")
     if "playable_when" in card:
         lines.append(f"- It may be played only when {w.expr(card['playable_when'])}.")
     if "legal_when" in card:
@@ -112,6 +118,23 @@ def explain(rulebook, card: str | None = None) -> str:
         lines.append("Every card has two faces: " + "; ".join(f"the {s['name']} side with colors {', '.join(s['colors'])}"
                                                              for s in sides) + ". Play starts on the "
                      f"{sides[0]['name']} side." + (" Which faces share a card is shuffled." if ir.get("pair_sides") else ""))
+    teams = ir.get("teams")
+    if teams:
+        how = ("partners sit opposite each other (with four players, seats 0 and 2, 1 and 3)"
+               if teams["seating"] == "opposite" else "partners sit next to each other")
+        lines.append(f"The players play in teams of {teams['size']}: {how}.")
+    piles = ir.get("piles", [])
+    if len(piles) > 1:
+        lines.append(f"There are {len(piles)} discard piles: {', '.join(f'`{p}`' for p in piles)}. Each has its own top "
+                     "card and its own current color; a card may be played on any pile it matches, and its color "
+                     "changes only that pile's.")
+    if ir.get("out_of_turn") == "clockwise":
+        lines.append("Out of turn (jumping in, cards played at any time), players may act clockwise from the player "
+                     "who played, whatever the direction of play.")
+    if ir.get("rules"):
+        lines += ["", "## Named rules", ""]
+        for r in ir["rules"]:
+            lines.append(f"- `{r['name']}`: {w.actions(r['actions'], 'the player who follows it')}.")
     lines += ["", "## Setup", ""]
     setup = ir.get("setup", {})
     hand = w.expr(setup["hand"]) if "hand" in setup else str(DEFAULT_HAND)
@@ -136,7 +159,9 @@ def explain(rulebook, card: str | None = None) -> str:
         lines.append("You may play several cards of the same kind together when the first one matches; the last one "
                      "sets the color.")
     stuck = "only when you cannot play" if turn.get("draw_only_when_stuck") else "instead, even when you could play"
-    if turn.get("draw_until_playable"):
+    if turn.get("draw_with"):
+        lines.append(f"Or, instead of drawing a card ({stuck}): {w.actions(turn['draw_with'], 'you')}.")
+    elif turn.get("draw_until_playable"):
         lines.append(f"Or draw ({stuck}): keep drawing until a playable card comes.")
     else:
         lines.append(f"Or draw one card ({stuck}).")
@@ -148,6 +173,8 @@ def explain(rulebook, card: str | None = None) -> str:
         lines.append({"may_play": "A playable drawn card may be played at once (and no other card); otherwise your turn ends.",
                       "must_play": "A playable drawn card must be played at once.",
                       "is_kept": "The drawn card is kept and your turn ends."}[drawn])
+    if turn.get("draw_up_to"):
+        lines.append(f"After a draw you may draw again, up to {turn['draw_up_to']} draws in one turn, or stop.")
     lines.append("When the draw pile runs out, the discard pile except its top card is shuffled into a new draw pile.")
     for d in ir.get("declarations", []):
         n = d["at"]
@@ -200,13 +227,33 @@ def explain(rulebook, card: str | None = None) -> str:
         lines.append("")
     sc = ir.get("scoring", {})
     lines += ["## Winning and scoring", ""]
-    lines.append("The first player with no cards left wins the round (a last card's effects still happen first).")
+    team = " (with their team)" if teams else ""
+    if sc.get("to_the_last") or "places" in sc:
+        until = ("until only one player still holds cards" if "places" not in sc else
+                 f"until {w.expr(sc['places'])} players are out, or only one still holds cards")
+        lines.append(f"A player with no cards left goes out and takes the next place (first, second, ...); the round "
+                     f"goes on without them {until}. The first out wins the round{team}.")
+    else:
+        lines.append(f"The first player with no cards left wins the round{team} (a last card's effects still happen "
+                     "first).")
+    if "rank_rest_by" in sc:
+        lines.append(f"When the round ends, the players still holding cards are placed after those out by "
+                     f"{w.expr(sc['rank_rest_by']).replace('your ', 'their ')}, fewest first (ties: in the direction "
+                     "of play from the winner).")
     if sc.get("method") == "each_scores_own_hand":
         lines.append("Every player scores the points of the cards left in their own hand; the lowest total wins.")
+    elif teams:
+        lines.append("The winner scores the points of all cards left in the other teams' hands; a team's score is its "
+                     "members' sum.")
     else:
         lines.append("The winner scores the points of all cards left in the other players' hands.")
+    if "next_dealer" in sc:
+        lines.append(f"The next round is dealt by {w.expr(sc['next_dealer'])} (judged as this round ends).")
+    if "next_leader" in sc:
+        lines.append(f"The next round is led by {w.expr(sc['next_leader'])}: the first card's rules treat the player "
+                     "before them as the dealer.")
     if "target" in sc:
-        lines.append(f"The game ends when a player's score reaches {w.expr(sc['target'])}.")
+        lines.append(f"The game ends when a {'team' if teams else 'player'}'s score reaches {w.expr(sc['target'])}.")
     if "rounds" in sc:
         lines.append(f"The game ends after {w.expr(sc['rounds'])} rounds.")
     if "eliminate_above" in sc:

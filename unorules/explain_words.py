@@ -12,7 +12,7 @@ NAMES = {
     "most_cards": "the most cards any other player holds", "card": "the card", "target": "the attacked player",
     "attacker": "the attacker", "penalty": "the penalty", "legal": "the card was legal",
     "challenger": "the challenger", "chosen": "the chosen player", "revealed": "the revealed card",
-    "candidate": "that player",
+    "candidate": "that player", "winner": "the round's winner", "turn_player": "the player about to play",
 }
 NEGATED = {"just_drawn": "it was not just drawn", "first_card": "the round's first card is no longer on top",
            "clockwise": "play goes counterclockwise"}
@@ -62,6 +62,12 @@ class Words:
                 return f"the points in {of}"
             if name in self.counters:
                 return (f"your {name.replace('_', ' ')}" if of == "you" else f"{of}'s {name.replace('_', ' ')}")
+            if name == "team":
+                return "your team" if of == "you" else f"{of}'s team"
+            if name == "partner":
+                return "your partner" if of == "you" else f"{of}'s partner"
+            if name == "place":
+                return ("your place" if of == "you" else f"{of}'s place") + " this round (0 if not out)"
             if name in ("next", "previous"):
                 return f"the player {'after' if name == 'next' else 'before'} {of}"
             if name == "size":
@@ -202,7 +208,23 @@ class Words:
         if k == "shuffle_hands":
             return "all hands are gathered, shuffled and dealt out one at a time, starting with the next player"
         if k == "flip":
+            mode = self.options.get(a.get("pile"), a.get("pile", "whole"))
+            if mode == "top":
+                return ("every card turns over to its other side: hands, the draw pile and the discard pile, which "
+                        "keeps its order (its top card now shows its other face)")
             return "every card turns over to its other side: hands, the draw pile, and the discard pile as a whole"
+        if k == "clear_pile":
+            return "the discard pile's cards, all but its top card, go under the draw pile"
+        if k == "take_pile":
+            return f"{v('take', 'takes')} the discard pile's cards, all but its top card, into {their} hand"
+        if k == "win_round":
+            return f"{v('win', 'wins')} the round (once this play is over)"
+        if k == "do":
+            return f"{s} {self.verb(s, 'follow', 'follows')} the rule `{a['rule']}`"
+        if k == "may_play":
+            which = "any card" if a.get("any") else "a playable card"
+            cond = f" for which {self.expr(a['where'])}".replace("the card", "it") if "where" in a else ""
+            return f"{v('may', 'may')} play one more card: {which}{cond}"
         if k == "give":
             which = f" (one for which {self.expr(a['where'])})".replace("the card", "it") if "where" in a else ""
             once = (", all at the same time (a card just received is not passed on)" if a.get("at_once") else "")

@@ -270,10 +270,11 @@ class _Format:
     def card(self, c) -> list[Line]:
         lines = [Line(f"card {faces(c['names'])} {{", self.start(c))]
         for key, text in (("category", lambda: c["category"]), ("side", lambda: f"side {c['side']}"),
+                          ("matches_as", lambda: f"matches as {c['matches_as']}"),
                           ("points", lambda: f"points {expr(c['points'])}"),
+                          ("at_any_time", lambda: "playable at any time"),
                           ("playable_when", lambda: f"playable when {expr(c['playable_when'])}"),
-                          ("legal_when", lambda: f"legal when {expr(c['legal_when'])}"),
-                          ("at_any_time", lambda: "playable at any time")):
+                          ("legal_when", lambda: f"legal when {expr(c['legal_when'])}")):
             if key in c:
                 lines.append(Line(f"  {text()}", self.start(c, key)))
         for e in c.get("effects", []):

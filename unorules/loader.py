@@ -198,7 +198,7 @@ def display_name(path: Path) -> str:
 
 SINGLE_KEYS = ("title", "players", "colors", "pair_sides", "teams", "piles", "out_of_turn")
 SETTING_BLOCKS = ("setup", "turn", "scoring", "jump_in")
-CARD_FIELDS = ("category", "side", "points", "playable_when", "legal_when", "challenge", "at_any_time")
+CARD_FIELDS = ("category", "side", "points", "playable_when", "legal_when", "challenge", "at_any_time", "matches_as")
 
 
 def _register(node, file: str, origins: dict[int, str]):

@@ -89,7 +89,7 @@ class Game:
         # MATCH_ANY | MATCH_RULE | the current color's bit | the top card's kind's bit.
         ncolor = len(rules.color_names) + 1
         self.color_bit = [1 << (2 + c) for c in range(ncolor)]            # index: color + 1
-        self.kind_bit = [1 << (2 + ncolor + k) for k in range(len(rules.kinds))]
+        self.kind_bit = [1 << (2 + ncolor + rules.match_kind[k]) for k in range(len(rules.kinds))]   # `matches as` shares
         self.face_mask = [0 if rules.kinds[kind].at_any_time      # played out of turn only: never in a turn
                           else MATCH_RULE if not rules.plain_match[kind] else MATCH_ANY if rules.wild_kind[kind]
                           else self.color_bit[color + 1] | self.kind_bit[kind] for color, kind in rules.faces]

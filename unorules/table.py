@@ -161,7 +161,8 @@ class Table:
             return True
         if not self.discard:
             return True
-        return self.ccolor[card] == self.color or self.ckind[card] == self.ckind[self.discard[-1]]
+        match = self.rules.match_kind
+        return self.ccolor[card] == self.color or match[self.ckind[card]] == match[self.ckind[self.discard[-1]]]
 
     def play_options(self, p, cards=None):
         """The play actions of p now: one card per face (the first held), in the order of the

@@ -311,6 +311,9 @@ class ToIR(ActionIR, ExprIR):
     def fixed_clockwise(self, meta, c):
         return "clockwise"
 
+    def matches_as(self, meta, c):
+        return ("matches_as", str(c[0]), _span_meta(meta))
+
     def at_any_time(self, meta, c):
         return ("at_any_time", True, _span_meta(meta))
 

@@ -185,17 +185,15 @@ def _jump_answer(s: State, ctx, a: Action):
 
 
 def play_options_for_extra(s: State, p, where, env, any_card):
-    """The plays `may play` offers: p's playable cards (with `any`, every card of the hand, one per
-    face), those for which `where` holds."""
+    """The plays `may play` offers: p's playable cards (on any pile they match), or with `any`
+    every card of the hand, one per face, on the pile in use; those for which `where` holds."""
     if any_card:
         faces = s.card_faces[s.side]
         cards = list({faces[c]: c for c in reversed(s.hands[p])}.values())
         opts, opts_call = s._match[2], s._match[3]
         decl = s.game.declaration
         table = opts_call if decl is not None and len(s.hands[p]) - 1 == decl[1] else opts
-        acts = [a for c in cards for a in table[c]]
-        if s.several_piles:
-            acts = [a._replace(pile=i) for i in range(len(s.piles)) for a in acts]
+        acts = [a for c in cards for a in table[c]]      # on the pile in use: it matches nothing
     else:
         acts = s.play_options(p, list(s.hands[p]))
     if where is not None:
