@@ -6,6 +6,7 @@ players 2..10
 side light colors red yellow green blue
 side dark colors pink teal orange purple
 pair sides shuffled
+option flip_pile = "whole" "how the discard pile turns on a flip: whole (its bottom card comes on top) or top"
 
 card 1..9 {
   number
@@ -55,12 +56,13 @@ card skip_everyone {
   on turn_up: play again
 }
 
-# Every card turns over: hands, draw pile and discard pile (turned over as a whole, choice).
+# Every card turns over: hands, draw pile and discard pile: the pile as a whole (choice), or with
+# `--option flip_pile=top` keeping its order, its top card showing its other face.
 card flip {
   action
   points 20
   on play:
-    flip
+    flip pile flip_pile
     if top.wild { choose color }
 }
 
