@@ -73,6 +73,20 @@ def narrate(s, ev, you_seat) -> str | None:
         return f"{who().capitalize()} {verb('player', 'catch', 'catches')} {_seat_name(s, ev['caught'], you_seat)} without UNO!"
     if t == "jump_in":
         return f"{who().capitalize()} {verb('player', 'jump', 'jumps')} in with {ev['card']}!"
+    if t == "any_time":
+        return (f"{who().capitalize()} {verb('player', 'play', 'plays')} {ev['card']} out of turn, before "
+                f"{_seat_name(s, ev['turn_player'], you_seat)}'s turn!")
+    if t == "out":
+        return f"{who().capitalize()} {verb('player', 'go', 'goes')} out: place {ev['place']}"
+    if t == "win_round":
+        return f"{who().capitalize()} {verb('player', 'win', 'wins')} the round by a rule"
+    if t in ("take_pile", "clear_pile"):
+        pile = f" ({ev['pile']})" if ev.get("pile") else ""
+        if t == "clear_pile":
+            return f"The discard pile{pile} is cleared: {ev['count']} cards go under the draw pile"
+        return f"{who().capitalize()} {verb('player', 'take', 'takes')} the discard pile{pile}: {ev['count']} cards"
+    if t == "pass":
+        return f"{who().capitalize()} {verb('player', 'play', 'plays')} no more"
     if t in ("swap_hands", "swap_seats"):
         what = "hands" if t == "swap_hands" else "seats"
         return f"{who().capitalize()} {verb('player', 'swap', 'swaps')} {what} with {_seat_name(s, ev['other'], you_seat)}"
@@ -90,7 +104,8 @@ def narrate(s, ev, you_seat) -> str | None:
     if t == "reveal":
         return f"Revealed: {ev['card']}"
     if t == "chance":
-        return f"Chance: {ev['outcome']}"
+        return f"Chance ({ev['name'].replace('_', ' ')}): {ev['outcome'].replace('_', ' ')}" if ev.get("name") \
+            else f"Chance: {ev['outcome']}"
     if t == "perform":
         done = verb("player", "succeed", "succeeds") if ev["success"] else verb("player", "fail", "fails")
         return f"{who().capitalize()} {done} at {ev['name'].replace('_', ' ')}"
@@ -105,6 +120,9 @@ def narrate(s, ev, you_seat) -> str | None:
     if t == "round_end":
         if ev.get("winner") is None:
             return "The round stalls (too many turns) and ends"
+        if len(ev.get("winners", ())) > 1:
+            team = ", ".join(_seat_name(s, q, you_seat) for q in ev["winners"])
+            return f"*** {team} win the round together! ***"
         return f"*** {who('winner').capitalize()} {verb('winner', 'win', 'wins')} the round! ***"
     if t == "score":
         return f"{who().capitalize()} {verb('player', 'score', 'scores')} {ev['points']} (total {ev['total']})"

@@ -418,13 +418,13 @@ def act_chance(s, env, p, ex, kw):
     total = sum(weights)
     if total <= 0:
         raise RuleRuntimeError(f"chance `{kw['name']}` has no outcome with a positive weight")
-    s.ask("chance", None, [Action("chance", name) for name, _, _ in outs], _chance_answer, (env, outs),
+    s.ask("chance", None, [Action("chance", name) for name, _, _ in outs], _chance_answer, (env, outs, kw["name"]),
           [w / total for w in weights])
 
 
 def _chance_answer(s, ctx, a):
-    env, outs = ctx
-    s.emit("chance", outcome=a.value)
+    env, outs, name_ = ctx
+    s.emit("chance", name=name_, outcome=a.value)
     for name, _, actions in outs:
         if name == a.value:
             s.push_actions(actions, env)

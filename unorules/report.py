@@ -228,6 +228,8 @@ def _common_sections(Figure, labels: list[str], results: list[dict], players: in
     out.append(_section("Round length", svg, stats + table))
     seats = [f"seat {s}" for s in range(players)]
     cells = [[dict(r["wins_by_seat"][str(s)], games=r["games"]) for s in range(players)] for r in results]
+    team = results[0].get("wins_by_team")
+    even = len(next(iter(team.values()))["seats"]) / players if team else 1 / players   # partners win together
     wide = len(labels) > 1
     out.append(_section("Wins by seat", _rates(Figure, "Wins by seat", seats, labels, cells, even=even),
                         _rate_rows(seats, labels, cells, "games", "games"), below=wide))

@@ -14,9 +14,11 @@ from .schema import describe as _what
 
 TOP_KEYS = ["name", "rulebook", "include", "with", "options", "players", "seed", "given", "start", "defaults", "script",
             "expect"]
-GIVEN_KEYS = ["dealer", "hands", "discard", "draw_pile", "color", "turn", "direction", "side", "scores", "counters"]
+GIVEN_KEYS = ["dealer", "hands", "discard", "draw_pile", "color", "turn", "direction", "side", "scores", "counters",
+              "piles"]
 EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side", "draw_pile_size", "discard_size",
-               "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error", "counters"]
+               "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error", "counters",
+               "places", "round_winners", "next_dealer", "next_leader", "tops"]
 DECISION_KEYS = ["play", "draw", "keep", "challenge", "respond", "jump_in", "catch", "perform", "choose", "chance", "expect"]
 MODIFIERS = ["color", "target", "uno", "pile"]
 DEFAULT_KINDS = ["challenge", "catch", "jump_in", "respond", "perform", "keep", "choose", "draw", "any_time",

@@ -256,9 +256,11 @@ def any_time_window(s: State, p, i):
             if rule is not None and not rule(s, {"me": q, "_who": q, "card": c, "turn_player": p}):
                 continue
             colors = s.rules.side_colors[s.side] if s.rules.fused_color[k] else (None,)
-            opts += [Action("any_time", c, False, col) for col in colors]
+            decl = s.game.declaration
+            calls = (False, True) if decl is not None and len(s.hands[q]) - 1 == decl[1] else (False,)
+            opts += [Action("any_time", c, call, col) for col in colors for call in calls]
         if opts:
-            opts.sort(key=lambda a: (s.face_of(a.value), a.color or 0))
+            opts.sort(key=lambda a: (s.face_of(a.value), a.color or 0, a.call))
             s.ask("any_time", q, opts + [Action("any_time", None)], _any_time_answer, (p, q, i))
             return
     turn_decision(s, p)

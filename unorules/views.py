@@ -189,12 +189,22 @@ class StateViews:
             return f"`{name}` cannot answer this attack"
         if d.kind == "jump_in":
             return f"`{name}` is not identical to the top card"
+        if d.kind == "play_more":
+            return f"`{name}` is not one of the cards this further play allows"
         k = self.rules.kinds[self.ckind[card]]
+        if k.at_any_time:
+            return f"`{name}` is played out of turn only, before another player's turn"
         env = {"me": p, "_who": p, "card": card}
         if k.playable is not None and not k.playable(self, env):
             return f"`{name}` may not be played now (its `playable when` rule is false)"
         if k.legal is not None and k.challenge is None and not k.legal(self, env):
             return f"`{name}` may not be played now (its `legal when` rule is false)"
+        if self.several_piles:
+            colors = [self.color if i == self.pile else c for i, c in enumerate(self.pile_colors)]
+            tops = ", ".join(f"{self.rules.piles[i]}: {self.card_name(pile[-1]) if pile else 'empty'} (color "
+                             f"{self.rules.color_names[c] if c != NO_COLOR else 'none'})"
+                             for i, (pile, c) in enumerate(zip(self.piles, colors)))
+            return f"`{name}` matches the top of no pile ({tops})"
         top = self.discard[-1] if self.discard else None
         color = self.rules.color_names[self.color] if self.color != NO_COLOR else "none"
         return f"`{name}` does not match the top card `{self.card_name(top)}` (color {color})"
