@@ -67,6 +67,8 @@ def main():
     ap.add_argument("--agents", default="random,greedy")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rulebooks", default="", help="comma-separated names (default: all shipped)")
+    ap.add_argument("--rounds", default="single", choices=["single", "match", "rulebook"],
+                    help="single rounds (default), or whole matches (the deal, leader and team rules between rounds)")
     ap.add_argument("--workers", type=int, default=1, help="processes; totals do not depend on it")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -75,7 +77,7 @@ def main():
     failed = False
     rows = []
     for name in names:
-        spec = RunSpec(name, players=args.players, seed=args.seed, agents=agents, rounds="single")
+        spec = RunSpec(name, players=args.players, seed=args.seed, agents=agents, rounds=args.rounds)
         t = time.perf_counter()
         chunk = max(1, min(2000, args.games // max(1, args.workers * 4)))
         jobs = [(spec, a, min(args.games, a + chunk)) for a in range(0, args.games, chunk)]
