@@ -11,7 +11,7 @@
 # (`timer_chance`) draws 2 (assumed).
 # Where the rules were silent: `discard_two` lets its player discard one more card of its color
 # (any pile's matching is not needed: it goes on the same pile); `wild_clear` clears the pile it
-# is played on (the cards under it go under the draw pile, assumed) and names its color;
+# is played on (the cards under it are set aside until the round ends, assumed) and names its color;
 # `wild_give_away` names a color and gives two cards of the player's choice to a chosen player
 # (assumed from its name). Points as classic: actions 20, wilds 50 (assumed for the new ones).
 rulebook triple_play "UNO Triple Play: three discard piles, trays that overload"
@@ -45,7 +45,7 @@ card wild_clear {
   wild
   points 50
   on play:
-    clear pile
+    set aside pile
     choose color
   on turn_up: redraw
 }

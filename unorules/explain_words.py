@@ -215,6 +215,8 @@ class Words:
             return "every card turns over to its other side: hands, the draw pile, and the discard pile as a whole"
         if k == "clear_pile":
             return "the discard pile's cards, all but its top card, go under the draw pile"
+        if k == "set_aside_pile":
+            return "the discard pile's cards, all but its top card, are set aside, out of play until the round ends"
         if k == "take_pile":
             return f"{v('take', 'takes')} the discard pile's cards, all but its top card, into {their} hand"
         if k == "win_round":

@@ -80,8 +80,10 @@ def narrate(s, ev, you_seat) -> str | None:
         return f"{who().capitalize()} {verb('player', 'go', 'goes')} out: place {ev['place']}"
     if t == "win_round":
         return f"{who().capitalize()} {verb('player', 'win', 'wins')} the round by a rule"
-    if t in ("take_pile", "clear_pile"):
+    if t in ("take_pile", "clear_pile", "set_aside"):
         pile = f" ({ev['pile']})" if ev.get("pile") else ""
+        if t == "set_aside":
+            return f"The discard pile{pile} is cleared: {ev['count']} cards are set aside until the round ends"
         if t == "clear_pile":
             return f"The discard pile{pile} is cleared: {ev['count']} cards go under the draw pile"
         return f"{who().capitalize()} {verb('player', 'take', 'takes')} the discard pile{pile}: {ev['count']} cards"

@@ -446,4 +446,4 @@ def _perform_answer(s, ctx, a):
 
 # the actions that move cards between hands and piles (re-exported: the compiler finds every act_ here)
 from .primitives_hands import (  # noqa: E402,F401
-    act_clear_pile, act_discard_all, act_exchange, act_take_pile, act_give, act_give_hand, act_look_at, act_take, _track_exposure, commit_batch)
+    act_clear_pile, act_set_aside_pile, act_discard_all, act_exchange, act_take_pile, act_give, act_give_hand, act_look_at, act_take, _track_exposure, commit_batch)

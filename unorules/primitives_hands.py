@@ -191,3 +191,13 @@ def act_take_pile(s, env, p, ex, kw):
         s.exposed.remove(p)
     s.emit("take_pile", player=p, count=len(under), **({"pile": s.pile_name(s.pile)} if s.several_piles else {}))
 
+
+def act_set_aside_pile(s, env, p, ex, kw):
+    """The cards of the pile in use, all but the top one, are set aside: out of play until the
+    round ends (no reshuffle takes them)."""
+    under = s.discard[:-1]
+    if under:
+        del s.discard[:-1]
+        s.aside += under
+    s.emit("set_aside", **({"pile": s.pile_name(s.pile)} if s.several_piles else {}), count=len(under))
+

@@ -14,7 +14,8 @@ def begin_round(s: State, shuffle: bool = True):
     s.round += 1
     s.turns = 0
     if shuffle:
-        cards = s.draw_pile + [c for pile in s.piles for c in pile]
+        cards = s.draw_pile + [c for pile in s.piles for c in pile] + s.aside
+        s.aside = []
         for h in s.hands:
             cards += h
             h.clear()

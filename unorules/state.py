@@ -73,6 +73,7 @@ class Game:
             self.team_of = [p % count if teams["seating"] == "opposite" else p // size for p in range(players)]
         else:
             self.team_of = list(range(players))                # each player a team of one
+        self.teams_view = tuple(self.team_of) if teams else ()  # what observations show of the teams
         self.any_time_kinds = frozenset(k.id for k in rules.kinds if k.at_any_time)
         sizes = {len(d) for d in rules.deck}
         if len(sizes) > 1:
@@ -134,6 +135,7 @@ class State(Table, StateViews):
         self.rng = random.Random(seed)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.draw_pile: list[int] = []
+        self.aside: list[int] = []                 # cards set aside: out of play until the round ends
         self.card_faces: list[list[int]] = []      # side -> card -> face
         self.side = 0
         self.ccolor: list[int] = []                # active side: card -> color

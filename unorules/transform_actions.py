@@ -76,6 +76,7 @@ class ActionIR(Transformer):
     swap_hands = _act("swap_hands", "with")
     shuffle_hands = _act("shuffle_hands")
     clear_pile = _act("clear_pile")
+    set_aside_pile = _act("set_aside_pile")
     take_pile = _act("take_pile")
     win_round = _act("win_round")
 

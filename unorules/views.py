@@ -110,7 +110,7 @@ class StateViews:
         """What is wrong with this state, if anything: the engine's invariants, checked by the
         tests after every action and by bench/soak.py over many games."""
         out = []
-        zones = self.draw_pile + [c for pile in self.piles for c in pile] + [c for h in self.hands for c in h]
+        zones = self.draw_pile + [c for pile in self.piles for c in pile] + self.aside + [c for h in self.hands for c in h]
         if sorted(zones) != list(range(self.ncards)):
             out.append("cards are not conserved: some card is in no zone or in two")
         if self.color != NO_COLOR and self.color not in self.rules.side_colors[self.side]:
@@ -151,11 +151,14 @@ class StateViews:
             counters=self.public_counters(p) if self.memory else _EMPTY,
             shown={q: [views[c] or self.card_view(q, c) for c in cards] for q, cards in self.shown[p].items()}
             if self.shown and p in self.shown else _EMPTY,
-            teams=tuple(self.team_of) if self.rules.teams else (),
-            tops=tuple(None if c is None else CardView(c, self.card_name(c), self.ccolor[c], self.ckind[c],
-                                                      kinds[self.ckind[c]].wild, 0) for c in self.tops())
-            if self.several_piles else (),
-            places=tuple(self.places))
+            teams=self.game.teams_view,
+            tops=self.tops_view() if self.several_piles else (),
+            places=tuple(self.places) if self.places else ())
+
+    def tops_view(self) -> tuple:
+        kinds = self.rules.kinds
+        return tuple(None if c is None else CardView(c, self.card_name(c), self.ccolor[c], self.ckind[c],
+                                                     kinds[self.ckind[c]].wild, 0) for c in self.tops())
 
     def public_counters(self, p) -> dict:
         """The counters and flags as player p may see them: a hidden one's other values are None."""

@@ -21,9 +21,18 @@ card wild_win {
     if me.team == me.seat and me.partner == me and me.place == 0 { win round }
 }
 
+card wild_sweep {
+  wild
+  points 50
+  on play:
+    clear pile
+    choose color
+}
+
 deck {
   1 × wild_more
   1 × wild_win
+  1 × wild_sweep
 }
 
 turn {
