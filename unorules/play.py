@@ -27,7 +27,8 @@ def narrate(s, ev, you_seat) -> str | None:
     if t == "turn_up":
         return f"First card turned up: {ev['card']}"
     if t == "play":
-        return f"{who().capitalize()} {verb('player', 'play', 'plays')} {ev['card']}"
+        pile = f" on {ev['pile']}" if ev.get("pile") else ""
+        return f"{who().capitalize()} {verb('player', 'play', 'plays')} {ev['card']}{pile}"
     if t == "uno":
         return f"{who().capitalize()} {verb('player', 'call', 'calls')} UNO!"
     if t == "deal":
@@ -165,12 +166,19 @@ def table(s, you_seat) -> str:
     color = s.rules.color_names[s.color] if s.color >= 0 else "none"
     sizes = " · ".join(f"{_seat_name(s, q, you_seat)} {len(s.hands[q])}"
                        + (" (out)" if s.out[q] else " (one card!)" if len(s.hands[q]) == 1 else "")
+                       + (" (your partner)" if s.rules.teams and q != you_seat and s.team_of[q] == s.team_of[you_seat]
+                          else "")
                        for q in range(s.n))
     lines = [f"Top card: {s.card_name(top)}   Color: {color}   Direction: "
              f"{'clockwise' if s.direction == 1 else 'counterclockwise'}   Draw pile: {len(s.draw_pile)}",
              f"Cards: {sizes}"]
     if len(s.rules.sides) > 1:
         lines[0] += f"   Side: {s.rules.sides[s.side]}"
+    if s.several_piles:
+        colors = [s.color if i == s.pile else c for i, c in enumerate(s.pile_colors)]
+        lines[0] = "Piles: " + " · ".join(
+            f"{name} {s.card_name(pile[-1]) if pile else '(empty)'} ({s.rules.color_names[c] if c >= 0 else 'no color'})"
+            for name, pile, c in zip(s.rules.piles, s.piles, colors)) + lines[0][lines[0].index("   Direction"):]
     lines.append("Your hand: " + (", ".join(sorted(s.card_name(c) for c in s.hands[you_seat])) or "(empty)"))
     obs = s.observe(you_seat)
     for name, v in obs.counters.items():
