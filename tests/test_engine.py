@@ -65,9 +65,7 @@ def test_the_log_replays_to_the_same_state(name):
     game = unorules.Game(name, 3, rounds="single", log_events=True)
     for seed in range(5):
         s = play(game, seed, check=False)
-        again = game.new_state(seed)
-        for a in s.history:
-            again.apply_action(a)
+        again = game.state_from_history(seed, s.history())      # by action ids, chance outcomes included
         assert again.log == s.log
         assert again.hands == s.hands and again.scores == s.scores and again.terminal
 

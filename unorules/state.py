@@ -15,6 +15,7 @@ import random
 from .compiler import NO_COLOR, Compiled
 from .errors import IllegalAction, RuleRuntimeError
 from .table import MATCH_ANY, MATCH_RULE, MAX_DRAW, Action, Table  # noqa: F401 (re-exported)
+from .spaces import GameSpaces, StateSpaces
 from .views import StateViews
 
 CHANCE = -1
@@ -45,7 +46,7 @@ DRAW = Action("draw", None)
 KEEP = Action("keep", None)
 
 
-class Game:
+class Game(GameSpaces):
     """An immutable factory: a compiled rulebook with its options."""
 
     def __init__(self, rules: Compiled, players: int = 4, *, rounds: str = "rulebook", log_events: bool = False,
@@ -80,6 +81,7 @@ class Game:
             raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
                                    "double-faced cards need as many faces on each side")
         self.declaration = rules.declarations[0] if rules.declarations else None
+        self._action_space = self._observation_layout = None     # spaces.py: built when first asked for
         self._actions: dict = {}             # (card count, side) -> the play actions of every card
         self._deck_faces = None              # the deck's faces per side, when every game has the same
         self._side_tables: dict = {}         # side -> State.set_side's tables, for that deck
@@ -103,6 +105,12 @@ class Game:
         self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"])
         self.round_resets = self.resets["round"] + self.resets["turn"] + self.resets["next_turn"]   # all, at round start
 
+    def __reduce__(self):
+        """A game pickles as its merged rulebook and settings; it is compiled again when loaded."""
+        return (_game_from_ir, (self.rules.ir, dict(self.rules.options), self.players,
+                                dict(rounds=self.rounds, log_events=self.log_events, turn_cap=self.turn_cap,
+                                     perform_chance=self.perform_chance, stop_after_round=self.stop_after_round)))
+
     def play_actions(self, n, side):
         """The play actions of cards 0..n-1, built once: without and with the call, and those that
         also name each color of `side` (a play of a card whose rule begins with `choose color`)."""
@@ -119,6 +127,7 @@ class Game:
     def new_state(self, seed: int = 0, *, deal: bool = True) -> "State":
         s = State(self, seed)
         if deal:
+            s._seed = seed
             s.setup_cards(None)
             s.draw_pile = list(range(s.ncards))
             from .rounds import begin_round
@@ -127,7 +136,7 @@ class Game:
         return s
 
 
-class State(Table, StateViews):
+class State(Table, StateViews, StateSpaces):
     def __init__(self, game: Game, seed: int):
         self.game = game
         self.rules = game.rules
@@ -182,7 +191,9 @@ class State(Table, StateViews):
         self.drawn_per_round: list[int] = []       # cards drawn in each round (counts["drawn"] by round)
         self.counts = {"drawn": 0, "challenges": 0, "challenges_won": 0, "catches": 0, "reshuffles": 0,
                        "plays": 0, "decisions": 0, "turn_decisions": 0}
-        self.history: list[Action] = []
+        self._history: list[tuple] = []            # every action applied, with the side then in play
+        self._seed = None                          # the seed, for a state made by Game.new_state (replayable)
+        self.recent_plays: list[tuple[int, int]] = []     # (player, card) of the last plays, for observations
         # memory: counters and flags (per game a value, per player a list by seat), when each
         # per-player value was last set (a turn serial), and what each player was shown of others' hands
         self.memory: dict[str, object] = {}
@@ -333,9 +344,11 @@ class State(Table, StateViews):
         d = self.decision
         return list(zip(d.options, d.probs))
 
-    def apply_action(self, action: Action):
+    def apply_action(self, action: "Action | int"):
         if self.terminal:
             raise IllegalAction("the game is over")
+        if isinstance(action, int):            # an action id of the rulebook's action space (spaces.py)
+            action = self.action_of_id(action)
         d = self.decision
         if action not in d.options:
             raise IllegalAction(f"`{self.action_name(action)}` is not one of the legal actions: "
@@ -347,8 +360,7 @@ class State(Table, StateViews):
         self.decision = None
         if d.probs is None:
             self.counts["decisions"] += 1
-        if self.log is not None:
-            self.history.append(action)
+        self._history.append((action, self.side))      # the side names the faces of its cards (history())
         try:
             d.resume(self, d.env, action)
         except RuleRuntimeError as e:
@@ -371,6 +383,13 @@ class State(Table, StateViews):
 
     def clone(self):
         return copy.deepcopy(self, {id(self.game): self.game})
+
+    def __deepcopy__(self, memo):
+        new = State.__new__(State)
+        memo[id(self)] = new
+        for k, v in self.__dict__.items():
+            setattr(new, k, copy.deepcopy(v, memo))
+        return new
     def fire(self, event, env, card=None):
         triggers = self.rules.triggers.get(event)
         if not triggers:
@@ -423,3 +442,16 @@ def depth_up(s):
 
 def depth_down(s):
     s.depth -= 1
+
+
+def _game_from_ir(ir, options, players, settings):
+    from .checker import check
+    from .compiler import compile_rulebook
+    from .loader import Rulebook
+    from .spans import Spans
+    rb = Rulebook(ir["name"], ir, {}, Spans())
+    problems = check(rb)
+    if problems:
+        raise RuleRuntimeError(f"the pickled rulebook no longer checks: {problems[0].message}")
+    return Game(compile_rulebook(rb, options), players, **settings)
+

@@ -233,6 +233,10 @@ class Table:
         self.streak = self.streak + 1 if discard and ckind[discard[-1]] == kind else 1
         self.hands[p].remove(card)
         discard.append(card)
+        plays = self.recent_plays
+        plays.append((p, card))
+        if len(plays) > 32:
+            del plays[:16]
         c = self.ccolor[card]
         if c != NO_COLOR:
             self.color = c

@@ -194,6 +194,8 @@ def play_options_for_extra(s: State, p, where, env, any_card):
         decl = s.game.declaration
         table = opts_call if decl is not None and len(s.hands[p]) - 1 == decl[1] else opts
         acts = [a for c in cards for a in table[c]]      # on the pile in use: it matches nothing
+        if s.several_piles:
+            acts = [a._replace(pile=s.pile) for a in acts]
     else:
         acts = s.play_options(p, list(s.hands[p]))
     if where is not None:

@@ -1,0 +1,179 @@
+"""The learning API's core (issue 15, section 1): a fixed integer action space with masks, the
+observation tensor (nothing hidden in it), pickling and serialized histories, and hidden-information
+resampling for search. Over every shipped rulebook and a custom card."""
+from __future__ import annotations
+
+import hashlib
+import pickle
+import random
+import subprocess
+import sys
+
+import pytest
+
+import unorules
+from unorules.compiler import compile_rulebook
+from unorules.engine import Game
+from unorules.loader import load, shipped_names
+
+from helpers import ROOT
+
+RULEBOOKS = sorted(n for n, p in shipped_names().items() if "custom" not in p.parts)
+
+
+def make(name, players=4, with_=()):
+    return Game(compile_rulebook(load(name, with_=with_)), players, rounds="single")
+
+
+def walk(game, seed, steps=120, check=None):
+    """Play by action ids (uniform over the legal ones; chance by its odds), calling check(state)."""
+    s = game.new_state(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.terminal:
+            break
+        if check:
+            check(s)
+        if s.is_chance_node():
+            a = rng.choices(s.decision.options, s.decision.probs)[0]
+            s.apply_action(s.action_id(a))
+        else:
+            s.apply_action(rng.choice(s.legal_action_ids()))
+    return s
+
+
+def space_digest(game) -> str:
+    return hashlib.sha256(repr(game.action_space.keys).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("name", RULEBOOKS)
+def test_every_legal_action_has_its_own_id_and_the_mask_says_which(name):
+    game = make(name)
+
+    def check(s):
+        ids = [s.action_id(a) for a in s.decision.options]
+        assert len(set(ids)) == len(ids)                    # one id per legal action, never shared
+        mask = s.legal_actions_mask()
+        assert len(mask) == game.num_distinct_actions() and sum(mask) == len(ids)
+        assert all(mask[i] for i in ids)
+        for i in ids[:3]:
+            assert s.action_to_string(i)
+            assert s.action_of_id(i) in s.decision.options
+    for seed in range(4):
+        walk(game, seed, check=check)
+
+
+def test_an_id_that_is_not_legal_now_is_refused():
+    s = make("classic").new_state(1)
+    illegal = next(i for i, m in enumerate(s.legal_actions_mask()) if not m)
+    with pytest.raises(unorules.IllegalAction, match="is not one of the legal actions"):
+        s.apply_action(illegal)
+
+
+@pytest.mark.parametrize("card", sorted(p.stem for p in (ROOT / "rulebooks" / "custom").glob("*.uno")))
+def test_every_custom_card_plays_by_ids(card):
+    game = make("official", with_=(ROOT / "rulebooks" / "custom" / f"{card}.uno",))
+    for seed in range(4):
+        walk(game, seed, check=lambda s: s.legal_actions_mask())
+
+
+def test_a_rule_that_offers_named_options_adds_them_to_the_space():
+    base, fast = make("killer"), make("fast")
+    options = {k[1] for k in fast.action_space.keys if k[0] == "option"}
+    assert {"exact", "missed"} <= options and not any(k[0] == "option" for k in base.action_space.keys)
+
+
+def test_ids_are_stable_across_processes():
+    here = space_digest(make("flip", 4))
+    code = ("import hashlib; from unorules.compiler import compile_rulebook; from unorules.engine import Game; "
+            "from unorules.loader import load; g = Game(compile_rulebook(load('flip')), 4); "
+            "print(hashlib.sha256(repr(g.action_space.keys).encode()).hexdigest())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == here
+
+
+@pytest.mark.parametrize("name", ["official", "flip", "triple_play", "nonpartisan", "fast"])
+def test_the_observation_tensor_never_shows_another_players_hidden_cards(name):
+    game = make(name, 4)
+    for seed in range(3):
+        s = walk(game, seed, steps=30)
+        if s.terminal:
+            continue
+        p = 0
+        before = s.observation_tensor(p)
+        assert len(before) == game.observation_tensor_size() == game.observation_tensor_shape()[0]
+        # swap a hidden card of seat 1 with one of seat 2 (hand sizes unchanged), and with the draw pile
+        t = s.clone()
+        if t.hands[1] and t.hands[2]:
+            t.hands[1][0], t.hands[2][0] = t.hands[2][0], t.hands[1][0]
+        if t.hands[3] and t.draw_pile:
+            t.hands[3][0], t.draw_pile[0] = t.draw_pile[0], t.hands[3][0]
+        assert t.observation_tensor(p) == before
+        # while a change to p's own hand shows
+        u = s.clone()
+        if u.draw_pile:
+            u.hands[p].append(u.draw_pile.pop())
+            assert u.observation_tensor(p) != before
+
+
+@pytest.mark.parametrize("name", ["official", "flip", "triple_play", "partners_table", "attack"])
+def test_states_pickle_and_serialize_and_play_on_identically(name):
+    game = make("classic", 4) if name == "partners_table" else make(name, 4)
+    if name == "partners_table":
+        game = Game(compile_rulebook(load("classic", include=("partners",))), 4, rounds="single")
+    for seed in range(3):
+        s = walk(game, seed, steps=25)
+        for copy in (pickle.loads(pickle.dumps(s)), game.deserialize_state(s.serialize()),
+                     game.state_from_history(seed, s.history())):
+            assert copy.hands == s.hands and copy.draw_pile == s.draw_pile and copy.history() == s.history()
+            assert copy.observation_tensor(1) == s.observation_tensor(1)
+            a, b = walk_on(s.clone(), seed), walk_on(copy, seed)
+            assert a.hands == b.hands and a.history() == b.history() and a.outcome == b.outcome
+
+
+def walk_on(s, seed, steps=60):
+    rng = random.Random(seed + 99)
+    for _ in range(steps):
+        if s.terminal:
+            break
+        ids = s.legal_action_ids() if not s.is_chance_node() else [s.action_id(s.decision.options[0])]
+        s.apply_action(rng.choice(ids))
+    return s
+
+
+def test_a_game_pickles_as_its_rulebook_and_compiles_again():
+    game = make("official", 4)
+    again = pickle.loads(pickle.dumps(game))
+    assert again.num_distinct_actions() == game.num_distinct_actions()
+    assert space_digest(again) == space_digest(game)
+    assert again.new_state(5).hands == game.new_state(5).hands
+
+
+def test_a_state_set_up_by_hand_says_it_cannot_be_pickled():
+    from unorules.scenarios import build, load_scenarios
+    sc = load_scenarios(ROOT / "tests" / "scenarios" / "bts" / "wild_dance_failed.yaml")[0]
+    s, _ = build(sc)
+    with pytest.raises(TypeError, match="only a state made by game.new_state"):
+        pickle.dumps(s)
+
+
+@pytest.mark.parametrize("name", ["official", "flip", "triple_play", "official_swap"])
+def test_resampling_hidden_cards_keeps_what_the_player_knows_and_changes_the_future(name):
+    game = make(name, 4)
+    changed = futures = 0
+    for seed in range(6):
+        s = walk(game, seed, steps=40)
+        if s.terminal:
+            continue
+        p = 2
+        for k in range(3):
+            r = s.resample_hidden(p, random.Random(k))
+            assert r.invariant_violations() == []
+            assert r.observation_tensor(p) == s.observation_tensor(p)
+            assert r.hands[p] == s.hands[p] and [len(h) for h in r.hands] == [len(h) for h in s.hands]
+            shown = s.shown.get(p, {}) if s.shown else {}
+            for q, cards in shown.items():
+                assert all(c in r.hands[q] for c in cards if c in s.hands[q])    # what p saw stays put
+            changed += any(r.hands[q] != s.hands[q] for q in range(4) if q != p)
+            futures += r.draw_pile[-3:] != s.draw_pile[-3:] or r.rng.random() != s.clone().rng.random()
+    assert changed and futures

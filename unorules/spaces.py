@@ -1,0 +1,316 @@
+"""The fixed spaces a learner sees (issue 15): every action a compiled rulebook can ask for, as an
+integer id, and each player's observation as a flat list of numbers.
+
+Both are derived from the compiled rulebook and the player count alone, in a fixed order, so the
+same rulebook gives the same ids and the same layout in every process. An action's id names what
+a player decides, never a physical card: a play of `red 5` is one id whichever copy is played."""
+from __future__ import annotations
+
+from itertools import product
+
+from .compiler import NO_COLOR
+from .ir import all_actions, constant
+
+HISTORY = 8                       # the public history an observation carries: the last plays
+MAX_NUMBER_ACTIONS = 100          # numbers a non-constant `choose number` may offer: 0..99
+
+
+class ActionSpace:
+    """`keys[i]` is what id i stands for: (kind, face or value, color, call, pile)."""
+
+    def __init__(self, rules, players: int):
+        self.rules = rules
+        faces = range(len(rules.faces))
+        all_colors = [c for side in rules.side_colors for c in side]
+        piles = [None] if len(rules.piles) == 1 else list(range(len(rules.piles)))
+        keys = []
+        for kind in ("play", "respond", "jump_in", "any_time"):
+            for f in faces:
+                k = rules.faces[f][1]
+                # a play of a kind whose rule begins by naming a color carries the color; an answer,
+                # a jump or an out-of-turn play may carry one too (or name it after)
+                colors = ([] if kind == "play" else [None]) + all_colors if rules.fused_color[k] else [None]
+                for pile, color, call in product(piles if kind == "play" else [None], colors, (False, True)):
+                    keys.append((kind, f, color, call, pile))
+            if kind != "play":
+                keys.append((kind, None, None, False, None))
+        if rules.turn.get("multi_play"):
+            for k in range(len(rules.kinds)):
+                for side, _ in enumerate(rules.side_colors):
+                    same = sorted({f for f in rules.deck[side] if rules.faces[f][1] == k})
+                    for n in range(2, 5):
+                        for seq in product(same, repeat=n):
+                            keys += [("play_many", seq, None, call, None) for call in (False, True)]
+        keys += [("draw", None, None, False, None), ("keep", None, None, False, None), ("pass", None, None, False, None)]
+        keys += [(kind, v, None, False, None) for kind in ("challenge", "perform") for v in (True, False)]
+        keys += [("catch", q, None, False, None) for q in range(players)] + [("catch", None, None, False, None)]
+        keys += [("player", q, None, False, None) for q in range(players)]
+        keys += [("color", c, None, False, None) for c in all_colors]
+        keys += [("card", f, None, False, None) for f in faces]
+        keys += [("kind", k, None, False, None) for k in range(len(rules.kinds))]
+        options, outcomes, numbers = [], ["exact", "missed"], set()
+        for a in all_actions(rules.ir):
+            if a["kind"] == "choose_option":
+                options += a["options"]
+            elif a["kind"] == "chance":
+                outcomes += [o["name"] for o in a["outcomes"]]
+            elif a["kind"] == "choose_number" and "low" in a:
+                lo, hi = constant(a["low"], rules.options), constant(a["high"], rules.options)
+                numbers |= set(range(int(lo), int(hi) + 1)) if lo is not None and hi is not None \
+                    else set(range(MAX_NUMBER_ACTIONS))
+        keys += [("option", o, None, False, None) for o in dict.fromkeys(options)]
+        keys += [("chance", o, None, False, None) for o in dict.fromkeys(outcomes)]
+        keys += [("number", v, None, False, None) for v in sorted(numbers)]
+        self.keys = keys
+        self.index = {key: i for i, key in enumerate(keys)}
+
+    def __len__(self):
+        return len(self.keys)
+
+    def key_of(self, state, a, side=None) -> tuple:
+        """The key of an action: cards by their face (on `side`, by default the side in play)."""
+        v = a.value
+        faces = state.card_faces[state.side if side is None else side]
+        if a.kind in ("play", "respond", "jump_in", "any_time", "card", "take") and v is not None:
+            v = faces[v]
+        elif a.kind == "play_many":
+            v = tuple(faces[c] for c in v)
+        return (a.kind, v, a.color, bool(a.call), a.pile)
+
+    def id_of(self, state, a) -> int:
+        key = self.key_of(state, a)
+        try:
+            return self.index[key]
+        except KeyError:
+            raise ValueError(f"`{state.action_name(a)}` is outside this rulebook's action space") from None
+
+    def name(self, i: int) -> str:
+        kind, v, color, call, pile = self.keys[i]
+        rules = self.rules
+        if kind in ("play", "respond", "jump_in", "any_time", "card"):
+            text = f"{kind} " + ("nothing" if v is None else rules.face_names[v])
+        elif kind == "play_many":
+            text = "play " + " + ".join(rules.face_names[f] for f in v)
+        elif kind == "color":
+            text = f"color {rules.color_names[v]}"
+        elif kind == "kind":
+            text = f"name {rules.kinds[v].name}"
+        else:
+            text = kind if v is None else f"{kind} {v}"
+        if color is not None:
+            text += f" ({rules.color_names[color]})"
+        if pile is not None:
+            text += f" on {rules.piles[pile]}"
+        return text + (" and call" if call else "")
+
+
+class ObservationLayout:
+    """The parts of the observation tensor, in order: (name, size). Every part is public or the
+    observing player's own: hidden cards of others never appear."""
+
+    def __init__(self, rules, players: int):
+        nf, nc, ns = len(rules.faces), len(rules.color_names) + 1, len(rules.sides)
+        parts = [("hand", nf), ("top", nf), ("color", nc), ("side", ns), ("hand_sizes", players),
+                 ("direction", 1), ("attack", 1), ("penalty", 1), ("attacker", players), ("target", players),
+                 ("uncalled", players), ("scores", players), ("seat", players), ("current", players)]
+        if len(rules.piles) > 1:
+            parts += [("pile_tops", nf * len(rules.piles)), ("pile_colors", nc * len(rules.piles)),
+                      ("pile_in_use", len(rules.piles))]
+        if rules.teams:
+            parts.append(("teams", players))
+        parts += [("out", players)]
+        for c in rules.counters:
+            parts.append((f"counter:{c['name']}", players if c["per"] == "player" else 1))
+        parts += [("shown", nf * players), ("history", HISTORY * (nf + players))]
+        self.parts = parts
+        self.size = sum(n for _, n in parts)
+        self.offsets = {}
+        at = 0
+        for name, n in parts:
+            self.offsets[name] = at
+            at += n
+
+
+def observation_tensor(state, p) -> list[float]:
+    """Player p's observation as numbers, laid out as `ObservationLayout` says; seats are relative
+    to p (index 0 is p, 1 the next seat clockwise, ...)."""
+    game, rules = state.game, state.rules
+    layout = game.observation_layout
+    n, nf = state.n, len(rules.faces)
+    out = [0.0] * layout.size
+    off = layout.offsets
+    faces = state.card_faces[state.side]
+
+    def rel(q):
+        return (q - p) % n
+
+    def one(part, i, value=1.0):
+        out[off[part] + i] = value
+    for c in state.hands[p]:
+        out[off["hand"] + faces[c]] += 1
+    if state.discard:
+        one("top", faces[state.discard[-1]])
+    one("color", state.color + 1 if state.color != NO_COLOR else 0)
+    one("side", state.side)
+    for q in range(n):
+        one("hand_sizes", rel(q), len(state.hands[q]))
+        one("scores", rel(q), state.scores[q])
+        if state.out[q]:
+            one("out", rel(q))
+        if q in state.exposed:
+            one("uncalled", rel(q))
+    one("seat", p)
+    one("current", rel(state.current))
+    one("direction", 0, float(state.direction))
+    atk = state.attack
+    if atk is not None and atk.state == "pending":
+        one("attack", 0)
+        one("penalty", 0, float(atk.penalty or 0))
+        if atk.attacker is not None:
+            one("attacker", rel(atk.attacker))
+        if atk.target is not None:
+            one("target", rel(atk.target))
+    if len(rules.piles) > 1:
+        nc = len(rules.color_names) + 1
+        for i, pile in enumerate(state.piles):
+            if pile:
+                out[off["pile_tops"] + i * nf + faces[pile[-1]]] = 1.0
+            c = state.color if i == state.pile else state.pile_colors[i]
+            out[off["pile_colors"] + i * nc + (c + 1 if c != NO_COLOR else 0)] = 1.0
+        one("pile_in_use", state.pile)
+    if rules.teams:
+        for q in range(n):
+            one("teams", rel(q), float(state.team_of[q] == state.team_of[p]))
+    counters = state.public_counters(p) if state.memory else {}
+    for name, v in counters.items():
+        if isinstance(v, list):
+            for q, x in enumerate(v):
+                if x is not None:
+                    one(f"counter:{name}", rel(q), float(x))
+        else:
+            one(f"counter:{name}", 0, float(v))
+    for q, cards in (state.shown.get(p, {}) if state.shown else {}).items():
+        for c in cards:
+            out[off["shown"] + rel(q) * nf + faces[c]] += 1
+    row = nf + n
+    for i, (q, c) in enumerate(state.recent_plays[-HISTORY:][::-1]):
+        out[off["history"] + i * row + faces[c]] = 1.0
+        out[off["history"] + i * row + nf + rel(q)] = 1.0
+    return out
+
+
+class GameSpaces:
+    """Game's side of the learning API (mixed into Game): the spaces, and states from histories."""
+
+    @property
+    def action_space(self) -> ActionSpace:
+        if self._action_space is None:
+            self._action_space = ActionSpace(self.rules, self.players)
+        return self._action_space
+
+    @property
+    def observation_layout(self) -> ObservationLayout:
+        if self._observation_layout is None:
+            self._observation_layout = ObservationLayout(self.rules, self.players)
+        return self._observation_layout
+
+    def num_distinct_actions(self) -> int:
+        return len(self.action_space)
+
+    def observation_tensor_shape(self) -> list[int]:
+        return [self.observation_layout.size]
+
+    def observation_tensor_size(self) -> int:
+        return self.observation_layout.size
+
+    def new_initial_state(self, seed: int = 0):
+        return self.new_state(seed)
+
+    def state_from_history(self, seed: int, history) -> "object":
+        """The state reached from `new_initial_state(seed)` by the action ids of `history`."""
+        s = self.new_state(seed)
+        for i in history:
+            s.apply_action(int(i))
+        return s
+
+    def deserialize_state(self, text: str):
+        import json
+        d = json.loads(text)
+        if d.get("unorules_state") != 1:
+            raise ValueError("not a serialized unorules state")
+        return self.state_from_history(int(d["seed"]), d["history"])
+
+
+class StateSpaces:
+    """State's side of the learning API (mixed into State)."""
+
+    def action_id(self, a) -> int:
+        return self.game.action_space.id_of(self, a)
+
+    def legal_action_ids(self) -> list[int]:
+        space = self.game.action_space
+        return sorted(space.id_of(self, a) for a in self.legal_actions())
+
+    def legal_actions_mask(self) -> list[int]:
+        mask = [0] * len(self.game.action_space)
+        for i in self.legal_action_ids():
+            mask[i] = 1
+        return mask
+
+    def action_of_id(self, i: int):
+        """The legal action that id i stands for now."""
+        space = self.game.action_space
+        if self.decision is not None:
+            for a in self.decision.options:
+                if space.id_of(self, a) == i:
+                    return a
+        from .errors import IllegalAction
+        name = space.name(i) if 0 <= i < len(space) else f"id {i}"
+        raise IllegalAction(f"`{name}` is not one of the legal actions")
+
+    def action_to_string(self, i: int) -> str:
+        return self.game.action_space.name(i)
+
+    def observation_tensor(self, p) -> list[float]:
+        return observation_tensor(self, p)
+
+    def history(self) -> list[int]:
+        """The action ids applied since `new_initial_state(seed)`, chance outcomes included."""
+        space = self.game.action_space
+        return [space.index[space.key_of(self, a, side)] for a, side in self._history]
+
+    def serialize(self) -> str:
+        import json
+        if self._seed is None:
+            raise ValueError("only a state made by game.new_state(seed) can be serialized (this one was set up directly)")
+        return json.dumps({"unorules_state": 1, "seed": self._seed, "history": self.history()})
+
+    def __reduce__(self):
+        if self._seed is None:
+            raise TypeError("only a state made by game.new_state(seed) can be pickled (this one was set up directly)")
+        return (_state_from_history, (self.game, self._seed, self.history()))
+
+    def resample_hidden(self, player: int, rng) -> "object":
+        """A copy of this state consistent with what `player` knows: the other players' hands and the
+        draw pile dealt again at random among themselves (each hand keeps its size; cards `player`
+        has been shown stay where they are), and a new random generator, so a search that plays
+        the copy on sees no true future draw. `player`'s observation tensor is unchanged."""
+        s = self.clone()
+        shown = s.shown.get(player, {}) if s.shown else {}
+        known = {c for cards in shown.values() for c in cards}
+        others = [q for q in range(s.n) if q != player]
+        pool = [c for q in others for c in s.hands[q] if c not in known] + s.draw_pile
+        rng.shuffle(pool)
+        for q in others:
+            keep = [c for c in s.hands[q] if c in known]
+            take = len(s.hands[q]) - len(keep)
+            s.hands[q] = keep + pool[:take]
+            del pool[:take]
+        s.draw_pile = pool
+        s.rng.seed(rng.random())
+        s._seed = None                      # not a replay of any seed's history any more
+        return s
+
+
+def _state_from_history(game, seed, history):
+    return game.state_from_history(seed, history)
