@@ -1,0 +1,121 @@
+"""The learning-library adapters (issue 15, section 2), each checked with its library's own tests;
+skipped where the optional extra is not installed (.ci/run installs them all)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from helpers import ROOT
+
+REQUIRED = bool(os.environ.get("UNORULES_REQUIRE_EXTRAS"))
+
+
+def need(module):
+    if REQUIRED:
+        return __import__(module)
+    return pytest.importorskip(module)
+
+
+@pytest.mark.parametrize("kw", [dict(rulebook="official", players=4), dict(rulebook="triple_play", players=3),
+                                dict(rulebook="classic", players=4, include=("partners",)),
+                                dict(rulebook="official", players=2,
+                                     with_=(str(ROOT / "rulebooks" / "custom" / "give_away.uno"),))])
+def test_pettingzoo_api_test_passes(kw):
+    need("pettingzoo")
+    from pettingzoo.test import api_test
+    from unorules.envs.pettingzoo import env
+    api_test(env(**kw), num_cycles=300, verbose_progress=False)
+
+
+def test_pettingzoo_episodes_follow_the_mask_and_are_seeded():
+    need("pettingzoo")
+    import numpy as np
+    from unorules.envs.pettingzoo import env
+
+    def episode(seed):
+        e = env(rulebook="nonpartisan", players=3)
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        moves, final = [], {}
+        for agent in e.agent_iter(max_iter=3000):
+            obs, reward, term, trunc, _ = e.last()
+            if term or trunc:
+                final[agent] = reward
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            assert len(legal) > 0
+            a = int(rng.choice(legal))
+            moves.append(a)
+            e.step(a)
+        return moves, final
+    a, b = episode(3), episode(3)
+    assert a == b and len(a[0]) > 5
+    assert episode(4)[0] != a[0]
+
+
+@pytest.mark.parametrize("rulebook", ["official", "triple_play", "attack"])
+def test_openspiel_random_simulation_test_passes(rulebook):
+    pyspiel = need("pyspiel")
+    import unorules.envs.openspiel  # noqa: F401  (registers the game)
+    game = pyspiel.load_game("unorules", {"rulebook": rulebook, "players": 2, "turn_cap": 60})
+    assert game.num_distinct_actions() > 100 and game.num_players() == 2
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_openspiel_deals_are_chance_outcomes():
+    pyspiel = need("pyspiel")
+    import unorules.envs.openspiel  # noqa: F401
+    game = pyspiel.load_game("unorules", {"rulebook": "classic", "players": 3})
+    hands = set()
+    for deal in (0, 1, 2):
+        s = game.new_initial_state()
+        assert s.is_chance_node() and len(s.chance_outcomes()) == 1000
+        s.apply_action(deal)
+        assert s.current_player() in (0, 1, 2) or s.is_chance_node()
+        hands.add(str(s.inner.hands))
+    assert len(hands) == 3
+
+
+@pytest.mark.parametrize("rulebook", ["rlcard", "official", "flip"])
+def test_rlcard_agents_run_unchanged(rulebook):
+    need("rlcard")
+    from rlcard.agents import RandomAgent
+    from unorules.envs.rlcard import make
+    env = make(rulebook=rulebook, players=4, seed=7, turn_cap=400)
+    assert env.state_shape[0] == [env.engine.observation_tensor_size()]
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    for _ in range(3):
+        trajectories, payoffs = env.run(is_training=False)
+        assert len(payoffs) == 4 and abs(sum(payoffs)) < 1e-9
+        for p, traj in enumerate(trajectories):
+            for state in traj[0::2][:-1]:
+                assert len(state["obs"]) == env.engine.observation_tensor_size()
+
+
+def test_rlcard_step_back_restores_the_state():
+    need("rlcard")
+    from unorules.envs.rlcard import make
+    env = make(rulebook="official", players=3, seed=2, allow_step_back=True)
+    state, p = env.reset()
+    before = state["obs"].tolist()
+    env.step(next(iter(state["legal_actions"])))
+    back, q = env.step_back()
+    assert q == p and back["obs"].tolist() == before
+
+
+def test_rlcard_dqn_agent_takes_the_environment():
+    need("rlcard")
+    pytest.importorskip("torch")
+    from rlcard.agents import DQNAgent, RandomAgent
+    from unorules.envs.rlcard import make
+    env = make(rulebook="rlcard", players=2, seed=0, turn_cap=300)
+    agent = DQNAgent(num_actions=env.num_actions, state_shape=env.state_shape[0], mlp_layers=[32, 32],
+                     replay_memory_init_size=50, train_every=1)
+    env.set_agents([agent, RandomAgent(num_actions=env.num_actions)])
+    for _ in range(3):
+        trajectories, payoffs = env.run(is_training=True)
+        from rlcard.utils import reorganize
+        for ts in reorganize(trajectories, payoffs)[0]:
+            agent.feed(ts)

@@ -1,0 +1,118 @@
+"""RLCard (extra `unorules[rlcard]`): an environment for any rulebook that RLCard's own agents
+(RandomAgent, DQNAgent, NFSPAgent) run on unchanged.
+
+    from unorules.envs.rlcard import make
+    env = make(rulebook="official", players=4, seed=1)
+    from rlcard.agents import RandomAgent
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    trajectories, payoffs = env.run()
+
+The state's "obs" is the rulebook's observation tensor, "legal_actions" its legal action ids;
+chance events are resolved with the environment's seeded generator. One round is one game."""
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+
+import numpy as np
+from rlcard.envs.env import Env
+
+from . import make_game, resolve_chance
+
+
+class UnoRulesGame:
+    """The game interface RLCard's Env drives."""
+
+    def __init__(self, engine, allow_step_back=False):
+        self.engine = engine
+        self.allow_step_back = allow_step_back
+        self.np_random = np.random.RandomState()
+        self.state = None
+        self._history = []
+
+    def _rng(self):
+        return random.Random(int(self.np_random.randint(2 ** 31)))
+
+    def init_game(self):
+        self.state = self.engine.new_state(int(self.np_random.randint(2 ** 31)))
+        resolve_chance(self.state, self._rng())
+        self._history = []
+        return self.get_state(self.get_player_id()), self.get_player_id()
+
+    def step(self, action):
+        if self.allow_step_back:
+            self._history.append(self.state.clone())
+        self.state.apply_action(int(action))
+        resolve_chance(self.state, self._rng())
+        return self.get_state(self.get_player_id()), self.get_player_id()
+
+    def step_back(self):
+        if not self._history:
+            return False
+        self.state = self._history.pop()
+        return True
+
+    def get_num_players(self):
+        return self.engine.players
+
+    def get_num_actions(self):
+        return self.engine.num_distinct_actions()
+
+    def get_player_id(self):
+        p = self.state.current_player()
+        return p if p >= 0 else 0
+
+    def is_over(self):
+        return self.state.terminal
+
+    def get_state(self, player):
+        s = self.state
+        legal = s.legal_action_ids() if not s.terminal and s.current_player() == player else []
+        return {"obs": np.asarray(s.observation_tensor(player), np.float32),
+                "legal": legal,
+                "raw_legal": [s.action_to_string(i) for i in legal]}
+
+
+class UnoRulesEnv(Env):
+    name = "unorules"
+
+    def __init__(self, config):
+        self.engine = make_game(config.get("rulebook", "official"), int(config.get("players", 4)),
+                                tuple(config.get("include", ())), tuple(config.get("with", ())),
+                                config.get("options"), turn_cap=config.get("turn_cap"))
+        self.game = UnoRulesGame(self.engine, config.get("allow_step_back", False))
+        super().__init__(config)
+        size = self.engine.observation_tensor_size()
+        self.state_shape = [[size] for _ in range(self.num_players)]
+        self.action_shape = [None for _ in range(self.num_players)]
+
+    def seed(self, seed=None):
+        self.np_random = np.random.RandomState(seed)
+        self.game.np_random = self.np_random
+        return seed
+
+    def _extract_state(self, state):
+        return {"obs": state["obs"], "legal_actions": OrderedDict((i, None) for i in state["legal"]),
+                "raw_obs": state["obs"], "raw_legal_actions": state["raw_legal"],
+                "action_record": self.action_recorder}
+
+    def _decode_action(self, action_id):
+        return int(action_id)
+
+    def _get_legal_actions(self):
+        return self.game.state.legal_action_ids()
+
+    def get_payoffs(self):
+        return np.array(self.game.state.returns())
+
+    def get_perfect_information(self):
+        s = self.game.state
+        return {"hands": [[s.card_name(c) for c in h] for h in s.hands],
+                "top": s.card_name(s.discard[-1]) if s.discard else None, "current_player": s.current_player()}
+
+
+def make(rulebook="official", players: int = 4, seed=None, allow_step_back=False, **kw):
+    """An RLCard environment for a rulebook (keyword `include`, `with`, `options`, `turn_cap`)."""
+    config = {"rulebook": rulebook, "players": players, "seed": seed, "allow_step_back": allow_step_back}
+    config.update(kw)
+    return UnoRulesEnv(config)
