@@ -119,3 +119,18 @@ def test_rlcard_dqn_agent_takes_the_environment():
         from rlcard.utils import reorganize
         for ts in reorganize(trajectories, payoffs)[0]:
             agent.feed(ts)
+
+
+def _doc_blocks():
+    import re
+    text = (ROOT / "docs" / "researchers.md").read_text()
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+@pytest.mark.parametrize("i", range(len(_doc_blocks())))
+def test_the_researchers_page_examples_run(i):
+    block = _doc_blocks()[i]
+    for lib, module in (("pettingzoo", "pettingzoo"), ("pyspiel", "pyspiel"), ("rlcard", "rlcard")):
+        if lib in block:
+            need(module)
+    exec(compile(block, f"docs/researchers.md block {i}", "exec"), {})

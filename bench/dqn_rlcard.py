@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""A short training run of RLCard's own DQN agent on a unorules rulebook through the RLCard
+adapter (issue 15): it plays against RLCard's RandomAgent, and every `--every` episodes its win
+rate over `--eval` evaluation games is printed (the learning curve). Needs `unorules[rlcard]` and
+torch; not part of CI.
+
+    python bench/dqn_rlcard.py --rulebook rlcard --episodes 3000
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rulebook", default="rlcard")
+    ap.add_argument("--episodes", type=int, default=3000)
+    ap.add_argument("--every", type=int, default=500)
+    ap.add_argument("--eval", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    import torch
+    from rlcard.agents import DQNAgent, RandomAgent
+    from rlcard.utils import reorganize, tournament
+    from unorules.envs.rlcard import make
+    torch.manual_seed(args.seed)
+    env = make(rulebook=args.rulebook, players=2, seed=args.seed, turn_cap=400)
+    test_env = make(rulebook=args.rulebook, players=2, seed=args.seed + 1, turn_cap=400)
+    agent = DQNAgent(num_actions=env.num_actions, state_shape=env.state_shape[0], mlp_layers=[128, 128],
+                     learning_rate=0.0005, batch_size=64, replay_memory_size=20000,
+                     epsilon_decay_steps=20000, train_every=1, save_path=None)
+    rand = RandomAgent(num_actions=env.num_actions)
+    env.set_agents([agent, rand])
+    test_env.set_agents([agent, rand])
+    start = time.time()
+
+    def evaluate(episode):
+        payoff = tournament(test_env, args.eval)[0]          # mean payoff of seat 0: 2 * win rate - 1
+        print(f"episode {episode:>6}  win rate vs random {(payoff + 1) / 2:.3f}  ({time.time() - start:.0f} s)",
+              flush=True)
+    evaluate(0)
+    for episode in range(1, args.episodes + 1):
+        trajectories, payoffs = env.run(is_training=True)
+        for ts in reorganize(trajectories, payoffs)[0]:
+            agent.feed(ts)
+        if episode % args.every == 0:
+            evaluate(episode)
+
+
+if __name__ == "__main__":
+    main()
