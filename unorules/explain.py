@@ -141,8 +141,10 @@ def explain(rulebook, card: str | None = None) -> str:
     if "cut" in setup:
         lines.append(f"Before dealing, the dealer cuts the deck: with chance {w.expr(setup['cut']['chance'])} the cut is "
                      f"exact, and then {w.actions(setup['cut']['actions'], 'the dealer')}.")
+    start = ("Turn up one card from the draw pile onto each discard pile, in order, to start it."
+             if len(piles) > 1 else "Turn up the top card of the draw pile to start the discard pile.")
     lines.append(f"Shuffle and deal {hand} cards to each player, one at a time, starting with the player to the "
-                 "dealer's left. Turn up the top card of the draw pile to start the discard pile.")
+                 f"dealer's left. {start}")
     firsts = [(c["names"][0], e) for c in cards for e in c.get("effects", []) if e["event"] == "turn_up"]
     if firsts:
         lines += ["", "If the first card turned up is:"]

@@ -14,6 +14,8 @@ def advance(s: State):
         return
     if s.next_override is not None:
         nxt, s.next_override = s.next_override, None
+        if s.out[nxt]:                      # they went out meanwhile: the turn goes on from their seat
+            nxt = s.step(nxt)
     else:
         nxt = (s.current + s.direction) % s.n
         if s.out[nxt]:
