@@ -177,3 +177,44 @@ def test_resampling_hidden_cards_keeps_what_the_player_knows_and_changes_the_fut
             changed += any(r.hands[q] != s.hands[q] for q in range(4) if q != p)
             futures += r.draw_pile[-3:] != s.draw_pile[-3:] or r.rng.random() != s.clone().rng.random()
     assert changed and futures
+
+
+def test_resampling_depends_only_on_what_the_player_cannot_see():
+    game = make("official", 4)
+    s = walk(game, 2, steps=20)
+    t = s.clone()
+    t.hands[1], t.hands[3] = list(t.hands[1]), list(t.hands[3])
+    if t.hands[1] and t.hands[3]:
+        t.hands[1][0], t.hands[3][0] = t.hands[3][0], t.hands[1][0]      # another truth, the same knowledge
+    a, b = s.resample_hidden(0, random.Random(9)), t.resample_hidden(0, random.Random(9))
+    assert a.hands == b.hands and a.draw_pile == b.draw_pile
+
+
+def test_the_search_agent_plays_legal_moves_and_reads_no_hidden_card():
+    from unorules.search import ISMCTSAgent
+    game = make("official", 4)
+    checked = 0
+    for seed in range(6):
+        s = walk(game, seed, steps=15)
+        if s.terminal or s.is_chance_node():
+            continue
+        p = s.current_player()
+        t = s.clone()
+        others = [q for q in range(4) if q != p and t.hands[q]]
+        if len(others) >= 2:
+            x, y = others[:2]
+            t.hands[x][0], t.hands[y][0] = t.hands[y][0], t.hands[x][0]
+        a = ISMCTSAgent(random.Random(1), iterations=12).act(s, s.decision.options)
+        b = ISMCTSAgent(random.Random(1), iterations=12).act(t, t.decision.options)
+        assert a in s.decision.options and s.action_id(a) == t.action_id(b)
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_search_agent_is_named_in_simulate_and_its_budget_checked():
+    from helpers import run_cli
+    code, out, _ = run_cli("simulate", "classic", "--games", "2", "--players", "2", "--agents", "ismcts:5,greedy",
+                           "--rounds", "single", "--json")
+    assert code == 0 and "ismcts:5" in out
+    code, _, err = run_cli("simulate", "classic", "--games", "2", "--agents", "ismcts:fast")
+    assert code == 2 and "the budget is a number of iterations" in err

@@ -4,6 +4,8 @@ table, hand sizes), never another player's cards.
 - random: uniform over the legal actions.
 - random_play: RLCard's random player on any rules: a uniformly random play whenever it can play
   (it never draws or keeps a playable drawn card by choice); every other decision uniformly.
+- ismcts (search.py): information-set Monte Carlo search over resampled copies of the state;
+  `ismcts:N` for N iterations a decision, `ismcts:0.2s` for a time budget.
 - greedy: a sensible heuristic: play rather than draw, keep wilds for last, shed high points,
   name the color it holds most, always call and catch, stack and jump in when it can; attack
   (bluffing if need be) when the next player is close to going out; challenge when the attacker's
@@ -19,6 +21,13 @@ from .engine import Action, Observation
 class Agent:
     name = "agent"
     needs_observation = True
+    needs_state = False          # a search agent is given the state, and searches only resampled copies of it
+
+    def act(self, state, legal: list[Action]) -> Action:
+        """The agent's answer to the state's decision: what the simulation loop and `play` call."""
+        if self.needs_state:
+            return self.choose_in(state, legal)
+        return self.choose(state.observe(state.decision.player) if self.needs_observation else None, legal)
 
     def __init__(self, rng: random.Random | int = 0):
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
@@ -145,6 +154,9 @@ AGENTS = {"random": RandomAgent, "random_play": RandomPlayAgent, "greedy": Greed
 
 
 def make_agent(name: str, rng: random.Random | int) -> Agent:
+    if name == "ismcts" or name.startswith("ismcts:"):
+        from .search import make_search_agent
+        return make_search_agent(name, rng)
     try:
         return AGENTS[name](rng)
     except KeyError:

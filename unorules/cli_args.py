@@ -14,9 +14,20 @@ def agent_names(agents: str) -> tuple[str, ...]:
     if not agents.strip() or any(not a for a in names):
         raise click.BadParameter(f"`{agents}` is not a comma-separated list of agents; agents: {', '.join(AGENTS)}",
                                  param_hint="--agents")
+    known = ", ".join([*AGENTS, "ismcts[:N | :SECONDSs]"])
     for a in names:
-        if a not in AGENTS:
-            raise click.BadParameter(f"unknown agent `{a}`; agents: {', '.join(AGENTS)}", param_hint="--agents")
+        if a in AGENTS:
+            continue
+        if a == "ismcts" or a.startswith("ismcts:"):
+            budget = a.partition(":")[2]
+            try:
+                if budget and not (float(budget[:-1]) > 0 if budget.endswith("s") else int(budget) > 0):
+                    raise ValueError
+            except ValueError:
+                raise click.BadParameter(f"`{a}`: the budget is a number of iterations (`ismcts:100`) or of seconds "
+                                         "(`ismcts:0.2s`)", param_hint="--agents") from None
+            continue
+        raise click.BadParameter(f"unknown agent `{a}`; agents: {known}", param_hint="--agents")
     return names
 
 

@@ -273,7 +273,7 @@ def play_game(game, *, seed: int, you: int = 0, agents=("greedy",), read, write)
             continue
         if s.seats[d.player] != you:
             bot = bots[s.seats[d.player]]
-            s.apply_action(bot.choose(s.observe(d.player) if bot.needs_observation else None, d.options))
+            s.apply_action(bot.act(s, d.options))
             continue
         me = d.player
         write("")

@@ -75,7 +75,8 @@ def play_one(game: Game, spec: RunSpec, index: int):
             apply(choices(d.options, d.probs)[0])
         else:
             agent = agents[seats[d.player]]
-            apply(agent.choose(s.observe(d.player) if agent.needs_observation else None, d.options))
+            apply(agent.act(s, d.options) if agent.needs_state else
+                  agent.choose(s.observe(d.player) if agent.needs_observation else None, d.options))
     return s
 
 

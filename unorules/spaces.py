@@ -299,8 +299,8 @@ class StateSpaces:
         shown = s.shown.get(player, {}) if s.shown else {}
         known = {c for cards in shown.values() for c in cards}
         others = [q for q in range(s.n) if q != player]
-        pool = [c for q in others for c in s.hands[q] if c not in known] + s.draw_pile
-        rng.shuffle(pool)
+        pool = sorted([c for q in others for c in s.hands[q] if c not in known] + s.draw_pile)
+        rng.shuffle(pool)                   # sorted first: the result depends only on which cards are unknown
         for q in others:
             keep = [c for c in s.hands[q] if c in known]
             take = len(s.hands[q]) - len(keep)
