@@ -4,7 +4,7 @@ At each decision it samples a determinization of what it cannot see (`State.resa
 other hands and the draw pile dealt again at random, its own knowledge kept, a fresh random
 generator, so no true future draw is seen), picks one of its legal actions by UCB1 over the
 statistics all determinizations share (an action counts as available only where it is legal),
-plays it out with a quick playout policy to the end of the round, and credits the action with
+plays it out to the end of the round with every seat on the greedy heuristic (the playout policy), and credits the action with
 the round's return. After the budget (iterations, or seconds) it plays the most visited action.
 It only ever reads determinized copies, never the true hidden cards."""
 from __future__ import annotations
@@ -17,8 +17,8 @@ from .agents import Agent
 PLAYOUT_STEPS = 400            # a playout that runs this long without the round ending counts 0
 
 
-def _playout(s, rng):
-    """Play on: a random play whenever one is possible (RLCard's random player), else uniformly."""
+def _playout(s, rng, policy):
+    """Play on, every seat by the playout policy (the greedy heuristic by default)."""
     for _ in range(PLAYOUT_STEPS):
         if s.terminal:
             return
@@ -26,9 +26,7 @@ def _playout(s, rng):
         if d.probs is not None:
             s.apply_unchecked(rng.choices(d.options, d.probs)[0])
             continue
-        plays = [a for a in d.options if a.kind in ("play", "play_many", "respond", "jump_in", "any_time")
-                 and a.value is not None]
-        s.apply_unchecked(rng.choice(plays or d.options))
+        s.apply_unchecked(policy.choose(s.observe(d.player) if policy.needs_observation else None, d.options))
 
 
 class ISMCTSAgent(Agent):
@@ -36,9 +34,12 @@ class ISMCTSAgent(Agent):
     needs_observation = False
     needs_state = True
 
-    def __init__(self, rng=0, iterations: int = 60, seconds: float | None = None, exploration: float = 0.7):
+    def __init__(self, rng=0, iterations: int = 60, seconds: float | None = None, exploration: float = 0.7,
+                 playout: str = "greedy"):
         super().__init__(rng)
         self.iterations, self.seconds, self.c = iterations, seconds, exploration
+        from .agents import make_agent
+        self.policy = make_agent(playout, self.rng)
 
     def choose_in(self, state, legal):
         if len(legal) == 1:
@@ -65,7 +66,7 @@ class ISMCTSAgent(Agent):
                 pick = max(options, key=lambda i: value[i] / visits[i]
                            + self.c * math.sqrt(math.log(available[i]) / visits[i]))
             det.apply_unchecked(here[pick])
-            _playout(det, self.rng)
+            _playout(det, self.rng, self.policy)
             visits[pick] += 1
             value[pick] += det.returns()[me] if det.terminal else 0.0
         best = max(ids, key=lambda i: (visits[i], value[i]))
