@@ -128,7 +128,7 @@ def test_several_piles_keep_their_own_colors_through_a_game():
         s = g.new_state(seed)
         while not s.terminal:
             assert s.invariant_violations() == []
-            colors = [s.color if i == s.pile else c for i, c in enumerate(s.pile_colors)]
+            colors = s.pile_colors_now()
             for pile, c in zip(s.piles, colors):
                 if pile and not s.rules.wild_kind[s.ckind[pile[-1]]]:
                     assert c == s.ccolor[pile[-1]]          # a colored top card sets its own pile's color

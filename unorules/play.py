@@ -175,7 +175,7 @@ def table(s, you_seat) -> str:
     if len(s.rules.sides) > 1:
         lines[0] += f"   Side: {s.rules.sides[s.side]}"
     if s.several_piles:
-        colors = [s.color if i == s.pile else c for i, c in enumerate(s.pile_colors)]
+        colors = s.pile_colors_now()
         lines[0] = "Piles: " + " · ".join(
             f"{name} {s.card_name(pile[-1]) if pile else '(empty)'} ({s.rules.color_names[c] if c >= 0 else 'no color'})"
             for name, pile, c in zip(s.rules.piles, s.piles, colors)) + lines[0][lines[0].index("   Direction"):]

@@ -71,7 +71,7 @@ class ActionSpace:
         """The key of an action: cards by their face (on `side`, by default the side in play)."""
         v = a.value
         faces = state.card_faces[state.side if side is None else side]
-        if a.kind in ("play", "respond", "jump_in", "any_time", "card", "take") and v is not None:
+        if a.kind in ("play", "respond", "jump_in", "any_time", "card") and v is not None:
             v = faces[v]
         elif a.kind == "play_many":
             v = tuple(faces[c] for c in v)
@@ -172,10 +172,9 @@ def observation_tensor(state, p) -> list[float]:
             one("target", rel(atk.target))
     if len(rules.piles) > 1:
         nc = len(rules.color_names) + 1
-        for i, pile in enumerate(state.piles):
+        for i, (pile, c) in enumerate(zip(state.piles, state.pile_colors_now())):
             if pile:
                 out[off["pile_tops"] + i * nf + faces[pile[-1]]] = 1.0
-            c = state.color if i == state.pile else state.pile_colors[i]
             out[off["pile_colors"] + i * nc + (c + 1 if c != NO_COLOR else 0)] = 1.0
         one("pile_in_use", state.pile)
     if rules.teams:

@@ -81,6 +81,10 @@ class Table:
         self.pile = 0
         self.discard = self.piles[0]
 
+    def pile_colors_now(self) -> list[int]:
+        """The current color of each pile (the pile in use keeps its own in `color`)."""
+        return [self.color if i == self.pile else c for i, c in enumerate(self.pile_colors)]
+
     def pile_name(self, i):
         return self.rules.piles[i]
 

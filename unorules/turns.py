@@ -47,7 +47,10 @@ def begin_turn(s: State, p):
     if s.log is not None:
         s.emit("turn", player=p)
     if game.turn_start_hooks or game.any_time_kinds:
-        s.push(any_time_window, p, 0) if game.any_time_kinds else s.push(turn_decision, p)
+        if game.any_time_kinds:
+            s.push(any_time_window, p, 0)    # the out-of-turn window, then the turn's decision
+        else:
+            s.push(turn_decision, p)
         s.fire("turn_start", {"me": p, "_who": p})
     else:
         turn_decision(s, p)
@@ -87,26 +90,40 @@ def _turn_answer(s: State, p, a: Action):
         turn_draw(s, p)
 
 
+def _emit_play(s: State, p, card, call, **extra):
+    if s.log is not None:
+        s.emit("play", player=p, card=s.card_name(card), **extra, **({"uno": True} if call else {}),
+               **({"pile": s.pile_name(s.pile)} if s.several_piles else {}))
+
+
+def run_play_rules(s: State, card, env):
+    """Push a played card's rules: its own `on play` first, then the `play` triggers (the agenda is
+    a stack, so whatever the caller pushed before runs after them)."""
+    s.fire("play", env, card)
+    effects = s.rules.kinds[s.ckind[card]].effects.get("play")
+    if effects:
+        s.push_actions(effects, env)
+
+
+def someone_out_of_cards(s: State) -> bool:
+    return not all(s.hands[q] for q in range(s.n) if not s.out[q])
+
+
 def play_many(s: State, p, cards, call):
     """Several cards of one kind at once: each is placed and each one's rules run, in order."""
     envs = []
     for i, card in enumerate(cards):
         legal = s.place(p, card, call and i == len(cards) - 1)
-        s.emit("play", player=p, card=s.card_name(card), **({"uno": True} if call and i == len(cards) - 1 else {}))
+        _emit_play(s, p, card, call and i == len(cards) - 1)
         envs.append((card, {"me": p, "_who": p, "card": card, "legal_play": legal}))
     s.push(end_play, p)
     for card, env in reversed(envs):
-        s.fire("play", env, card)
-        effects = s.rules.kinds[s.ckind[card]].effects.get("play")
-        if effects:
-            s.push_actions(effects, env)
+        run_play_rules(s, card, env)
 
 
 def play_card(s: State, p, card, call, color=None, just_drawn=False):
     legal = s.place(p, card, call)
-    if s.log is not None:
-        s.emit("play", player=p, card=s.card_name(card), **({"uno": True} if call else {}),
-               **({"pile": s.pile_name(s.pile)} if s.several_piles else {}))
+    _emit_play(s, p, card, call)
     if s.game.quiet_play[s.ckind[card]]:
         end_play(s, p)                       # nothing to run: straight on (the common number card)
         return
@@ -127,9 +144,7 @@ def after_play(s: State, p, card, env):
         end_play(s, p)                       # nothing to run: straight on (the common number card)
         return
     s.push(end_play, p)
-    s.fire("play", env, card)
-    if effects:
-        s.push_actions(effects, env)
+    run_play_rules(s, card, env)
 
 
 def jump_window(s: State, p, card, env, i):
@@ -215,21 +230,16 @@ def play_extra(s: State, p, card, call, color=None):
     """A further card played by `may play`: it goes on the pile and its rules run; whoever is out
     of cards afterwards goes out (the play that offered it then ends as usual)."""
     legal = s.place(p, card, call)
-    if s.log is not None:
-        s.emit("play", player=p, card=s.card_name(card), extra=True, **({"uno": True} if call else {}),
-               **({"pile": s.pile_name(s.pile)} if s.several_piles else {}))
+    _emit_play(s, p, card, call, extra=True)
     env = {"me": p, "_who": p, "card": card, "legal_play": legal}
     if color is not None:
         env["_color"] = color
     s.push(_out_after_extra, p)
-    s.fire("play", env, card)
-    effects = s.rules.kinds[s.ckind[card]].effects.get("play")
-    if effects:
-        s.push_actions(effects, env)
+    run_play_rules(s, card, env)
 
 
 def _out_after_extra(s: State, p):
-    if not all(s.hands[q] for q in range(s.n) if not s.out[q]):
+    if someone_out_of_cards(s):
         went_out(s, p)
 
 
@@ -282,14 +292,11 @@ def _any_time_answer(s: State, ctx, a: Action):
     if a.color is not None:
         env["_color"] = a.color
     s.push(_after_any_time, p, q, i)
-    s.fire("play", env, card)
-    effects = s.rules.kinds[s.ckind[card]].effects.get("play")
-    if effects:
-        s.push_actions(effects, env)
+    run_play_rules(s, card, env)
 
 
 def _after_any_time(s: State, p, q, i):
-    if not all(s.hands[x] for x in range(s.n) if not s.out[x]) and went_out(s, q):
+    if someone_out_of_cards(s) and went_out(s, q):
         return
     s.current = p
     if s.out[p] or s.skips[p] > 0:           # the player about to play lost the turn: it passes on from them

@@ -203,7 +203,7 @@ class StateViews:
         if k.legal is not None and k.challenge is None and not k.legal(self, env):
             return f"`{name}` may not be played now (its `legal when` rule is false)"
         if self.several_piles:
-            colors = [self.color if i == self.pile else c for i, c in enumerate(self.pile_colors)]
+            colors = self.pile_colors_now()
             tops = ", ".join(f"{self.rules.piles[i]}: {self.card_name(pile[-1]) if pile else 'empty'} (color "
                              f"{self.rules.color_names[c] if c != NO_COLOR else 'none'})"
                              for i, (pile, c) in enumerate(zip(self.piles, colors)))
