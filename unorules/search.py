@@ -26,7 +26,7 @@ def _playout(s, rng, policy):
         if d.probs is not None:
             s.apply_unchecked(rng.choices(d.options, d.probs)[0])
             continue
-        s.apply_unchecked(policy.choose(s.observe(d.player) if policy.needs_observation else None, d.options))
+        s.apply_unchecked(policy.act(s, d.options))
 
 
 class ISMCTSAgent(Agent):

@@ -75,6 +75,7 @@ def play_one(game: Game, spec: RunSpec, index: int):
             apply(choices(d.options, d.probs)[0])
         else:
             agent = agents[seats[d.player]]
+            # Agent.act, inlined: this loop is the simulator's hot path
             apply(agent.act(s, d.options) if agent.needs_state else
                   agent.choose(s.observe(d.player) if agent.needs_observation else None, d.options))
     return s
