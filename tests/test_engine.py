@@ -194,6 +194,22 @@ def test_workers_give_the_same_totals_as_one_process(agents):
     assert one["games"] == 40
 
 
+def test_workers_default_to_the_cores_and_keep_the_totals(monkeypatch):
+    import os
+    from unorules import simulation
+    assert simulation.default_workers() == len(os.sched_getaffinity(0))
+    used = []
+    real = simulation.run_range
+    monkeypatch.setattr(simulation, "default_workers", lambda: 3)
+    monkeypatch.setattr(simulation, "run_range", lambda *a, **k: used.append(a[1:3]) or real(*a, **k))
+    spec = RunSpec("classic", players=3, seed=5, agents=("greedy",), rounds="single")
+    by_default = simulate(spec, 60).as_dict(3)           # 3 worker processes: this process plays none
+    assert used == []
+    assert by_default == simulate(spec, 60, workers=1).as_dict(3) and used == [(0, 60)]
+    games = sorted(g for a, b in simulation.chunks(1001, 3) for g in range(a, b))
+    assert games == list(range(1001))                     # every game once, whatever the chunking
+
+
 @pytest.mark.parametrize("name", ["rlcard", "official", "flip"])
 def test_play_one_plays_the_games_its_agents_choose(name):
     """play_one is the agents' loop: the same seeds give the same games as driving them by hand."""

@@ -25,8 +25,13 @@ from .summary_text import compare_table, summary_text, variant_label, variant_of
                    "play, as RLCard's random player).")
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="rulebook", show_default=True,
               help="One round per game, a match to the rulebook's target, or what the rulebook says.")
-@click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 256),
-              help="Worker processes; totals are identical for any number.")
+@click.option("--workers", "-w", default=None, type=click.IntRange(1, 256),
+              help="Worker processes (default: the machine's cores; 1 plays in this process); totals are "
+                   "identical for any number.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where the games run: here, or as tasks on a Ray cluster (pip install 'unorules[ray]').")
+@click.option("--address", help="The Ray cluster to run on (e.g. ray://head:10001, or auto); "
+                                "without it a local Ray is started for the run.")
 @click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
 @click.option("--with", "with_", multiple=True, type=click.Path(dir_okay=False), help="Lay a custom rule file on top.")
 @click.option("--option", "option_pairs", multiple=True, help="Set a rulebook option: NAME=VALUE (repeatable).")
@@ -36,7 +41,7 @@ from .summary_text import compare_table, summary_text, variant_label, variant_of
 @click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
 @click.option("--card", "cards", multiple=True, help="Follow the players who play this card (repeatable).")
 @PATH_OPTION
-def simulate(rulebook, games, players, seed, agents, rounds, workers, include, with_, option_pairs,
+def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, address, include, with_, option_pairs,
              perform_chance, events, as_json, report, cards, search):
     """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
     from .errors import RuleRuntimeError
@@ -44,9 +49,13 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
     names = agent_names(agents)
     include = module_names(include)
     report = _report_path(report)
-    if events and workers > 1:
+    if events and (workers or 1) > 1:
         echo("note: --events writes every game's events in order, so the run uses one process "
              "(--workers is ignored)", err=True)
+    if backend == "ray" and events:
+        raise click.UsageError("--events writes one file in order, here: it cannot be used with --backend ray")
+    if address and backend != "ray":
+        raise click.UsageError("--address names a Ray cluster: use it with --backend ray")
     spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
                    rounds, parse_options(option_pairs), perform_chance, tuple(cards))
     if events:
@@ -57,12 +66,20 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
         _fail_render(e)
     except RuleRuntimeError as e:
         raise click.UsageError(str(e))
+    if backend == "ray":
+        from .cluster import simulate_ray
+
+        def run(spec, games, workers, events, progress=None):
+            return simulate_ray(spec, games, address, progress)
     started = time.perf_counter()
-    if games >= 200:                  # on standard error, so --json output stays clean
-        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-            summary = run(spec, games, workers, events, bar.update)
-    else:
-        summary = run(spec, games, workers, events)
+    try:
+        if games >= 200:                  # on standard error, so --json output stays clean
+            with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+                summary = run(spec, games, workers, events, bar.update)
+        else:
+            summary = run(spec, games, workers, events)
+    except UnorulesError as e:
+        raise click.UsageError(str(e))
     d = summary.as_dict(players)
     if not cards:
         d.pop("tracked_card", None)   # no card followed
@@ -93,7 +110,8 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, include, w
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
 @click.option("--agents", default="greedy", show_default=True)
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="single", show_default=True)
-@click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 256))
+@click.option("--workers", "-w", default=None, type=click.IntRange(1, 256),
+              help="Worker processes (default: the machine's cores).")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
 @PATH_OPTION

@@ -92,8 +92,12 @@ def cached_game(spec: RunSpec, log_events: bool) -> Game:
     return _GAMES[key]
 
 
-def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = None, progress=None) -> Summary:
-    game = cached_game(spec, log_events=events_path is not None)
+def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = None, progress=None,
+              game: Game | None = None) -> Summary:
+    """Play games start..stop-1 of the run (of `game`, or of the spec's rulebook compiled once per
+    process) and summarise them."""
+    if game is None:
+        game = cached_game(spec, log_events=events_path is not None)
     names = seat_agents(spec)
     summary = Summary()
     out = open(events_path, "w", encoding="utf-8") if events_path else None
@@ -197,15 +201,31 @@ def _worker(args):
     return run_range(spec, start, stop)
 
 
-def simulate(spec: RunSpec, games: int, workers: int = 1, events_path: str | Path | None = None,
+def default_workers() -> int:
+    """The machine's cores this process may use: `simulate`'s default number of workers."""
+    import os
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:             # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    """The runs of consecutive games handed out to workers: small enough to balance, large enough
+    that a chunk's set-up is nothing beside its games."""
+    size = max(1, min(250, games // (workers * 16)))
+    return [(a, min(games, a + size)) for a in range(0, games, size)]
+
+
+def simulate(spec: RunSpec, games: int, workers: int | None = None, events_path: str | Path | None = None,
              progress=None) -> Summary:
-    """Play `games` games. With workers > 1 the games are split into chunks over processes;
-    the totals are identical to one process's for the same seed."""
+    """Play `games` games. With workers > 1 (None: the machine's cores) the games are split into
+    chunks over processes; the totals are identical to one process's for the same seed."""
+    workers = default_workers() if workers is None else workers
     if workers <= 1 or events_path is not None or games < 2 * workers:
         return run_range(spec, 0, games, str(events_path) if events_path else None, progress)
     import multiprocessing as mp
-    chunk = max(1, min(250, games // (workers * 16)))
-    jobs = [(spec, a, min(games, a + chunk)) for a in range(0, games, chunk)]
+    jobs = [(spec, a, b) for a, b in chunks(games, workers)]
     total = Summary()
     ctx = mp.get_context("fork") if hasattr(__import__("os"), "fork") else mp.get_context()
     with ctx.Pool(workers) as pool:

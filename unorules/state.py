@@ -109,7 +109,8 @@ class Game(GameSpaces):
         """A game pickles as its merged rulebook and settings; it is compiled again when loaded."""
         return (_game_from_ir, (self.rules.ir, dict(self.rules.options), self.players,
                                 dict(rounds=self.rounds, log_events=self.log_events, turn_cap=self.turn_cap,
-                                     perform_chance=self.perform_chance, stop_after_round=self.stop_after_round)))
+                                     perform_chance=self.perform_chance, stop_after_round=self.stop_after_round,
+                                     track_kinds=self.track_kinds)))
 
     def play_actions(self, n, side):
         """The play actions of cards 0..n-1, built once: without and with the call, and those that

@@ -1,0 +1,69 @@
+"""Beyond one machine (issue 14): `simulate --backend ray` plays the run's per-game seeds as Ray
+tasks and merges their statistics; the totals equal one process's. Run on a local Ray with 2 CPUs;
+skipped where Ray is not installed (.ci/run installs it and requires this test)."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from helpers import run_cli
+
+REQUIRED = bool(os.environ.get("UNORULES_REQUIRE_EXTRAS"))
+
+
+@pytest.fixture(scope="module")
+def ray():
+    ray = __import__("ray") if REQUIRED else pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_totals_equal_one_process(ray):
+    from unorules.cluster import simulate_ray
+    from unorules.simulation import RunSpec, simulate
+    spec = RunSpec("official", players=3, seed=7, agents=("greedy", "random_play"), rounds="single", track=("wild",))
+    progress = []
+    on_ray = simulate_ray(spec, 90, progress=progress.append)
+    here = simulate(spec, 90, workers=1)
+    assert on_ray.as_dict(3) == here.as_dict(3)
+    assert on_ray.games == 90 and sum(progress) == 90 and len(progress) > 1    # streamed, chunk by chunk
+
+
+def test_ray_runs_a_custom_card_from_a_file_the_workers_never_read(ray, tmp_path):
+    from unorules.cluster import simulate_ray
+    from unorules.simulation import RunSpec, make_game, simulate
+    card = tmp_path / "draw_one.uno"
+    card.write_text("module draw_one\nfor official\ncard wild_customizable {\n  on play:\n"
+                    "    choose color\n    next draw 1\n}\n")
+    spec = RunSpec("official", with_=(str(card),), players=4, seed=1, agents=("random_play",), rounds="single")
+    game = make_game(spec)
+    here = simulate(spec, 40, workers=1)
+    card.unlink()                  # the workers get the game as its merged rulebook, not as a path
+    assert simulate_ray(spec, 40, game=game).as_dict(4) == here.as_dict(4)
+    assert here.as_dict(4) != simulate(RunSpec("official", players=4, seed=1, agents=("random_play",),
+                                               rounds="single"), 40, workers=1).as_dict(4)   # the card counts
+
+
+def test_cli_backend_ray_gives_the_totals_of_one_worker(ray):
+    # the CLI finds the Ray the fixture started (ray.is_initialized) and leaves it running
+    code, out, err = run_cli("simulate", "classic", "-n", "60", "-p", "3", "--rounds", "single", "--json",
+                             "--backend", "ray")
+    assert code == 0, err
+    one = run_cli("simulate", "classic", "-n", "60", "-p", "3", "--rounds", "single", "--json", "--workers", "1")
+    a, b = json.loads(out), json.loads(one[1])
+    for d in (a, b):
+        d.pop("seconds")
+    assert a == b
+
+
+def test_address_needs_the_ray_backend():
+    code, out, err = run_cli("simulate", "classic", "-n", "5", "--address", "auto")
+    assert code == 2 and "--backend ray" in err
+
+
+def test_ray_and_events_do_not_mix(tmp_path):
+    code, out, err = run_cli("simulate", "classic", "-n", "5", "--backend", "ray", "--events", tmp_path / "e.jsonl")
+    assert code == 2 and "--events" in err and not (tmp_path / "e.jsonl").exists()
