@@ -14,6 +14,12 @@ from .cli_args import agent_names, module_names, parse_options
 from .errors import RulebookError, UnorulesError
 from .summary_text import compare_table, summary_text, variant_label, variant_of
 
+SIMULATOR_OPTION = click.option(
+    "--simulator", type=click.Choice(["auto", "generated", "engine"]), default="auto", show_default=True,
+    help="Who plays the games: generated Python where the code generator covers the rules and agents "
+         "(the same games, faster), else the engine; or insist on one.")
+
+
 @cli.command(short_help="Simulate many games and summarise them.")
 @click.argument("rulebook")
 @click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, 10**8))
@@ -32,6 +38,7 @@ from .summary_text import compare_table, summary_text, variant_label, variant_of
               help="Where the games run: here, or as tasks on a Ray cluster (pip install 'unorules[ray]').")
 @click.option("--address", help="The Ray cluster to run on (e.g. ray://head:10001, or auto); "
                                 "without it a local Ray is started for the run.")
+@SIMULATOR_OPTION
 @click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
 @click.option("--with", "with_", multiple=True, type=click.Path(dir_okay=False), help="Lay a custom rule file on top.")
 @click.option("--option", "option_pairs", multiple=True, help="Set a rulebook option: NAME=VALUE (repeatable).")
@@ -41,11 +48,11 @@ from .summary_text import compare_table, summary_text, variant_label, variant_of
 @click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
 @click.option("--card", "cards", multiple=True, help="Follow the players who play this card (repeatable).")
 @PATH_OPTION
-def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, address, include, with_, option_pairs,
-             perform_chance, events, as_json, report, cards, search):
+def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, address, simulator, include, with_,
+             option_pairs, perform_chance, events, as_json, report, cards, search):
     """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
     from .errors import RuleRuntimeError
-    from .simulation import RunSpec, make_game, run_files, simulate as run
+    from .simulation import RunSpec, make_game, run_files, simulate as run, simulator_for
     names = agent_names(agents)
     include = module_names(include)
     report = _report_path(report)
@@ -57,15 +64,17 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
     if address and backend != "ray":
         raise click.UsageError("--address names a Ray cluster: use it with --backend ray")
     spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
-                   rounds, parse_options(option_pairs), perform_chance, tuple(cards))
+                   rounds, parse_options(option_pairs), perform_chance, tuple(cards), simulator)
     if events:
         _writable(events, "--events")
     try:
-        make_game(spec)            # load and check once in this process: errors surface here
+        game = make_game(spec)            # load and check once in this process: errors surface here
+        program, why = simulator_for(game, spec)
     except RulebookError as e:
         _fail_render(e)
-    except RuleRuntimeError as e:
+    except UnorulesError as e:
         raise click.UsageError(str(e))
+    used = _simulator_line(program, why)
     if backend == "ray":
         from .cluster import simulate_ray
 
@@ -87,13 +96,14 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
     d.update(run_files(spec))
     d.update(kind="simulation", label=variant_label(spec), players=players, seed=seed, agents=list(names),
              rounds=rounds, cards=list(cards), events=str(events) if events else None, version=_version(),
-             seconds=round(time.perf_counter() - started, 2))
+             seconds=round(time.perf_counter() - started, 2), simulator=used)
     if report:
         _write_report(report, d)
     if as_json:
         echo(json.dumps(d, indent=2, sort_keys=True))
     else:
         echo(summary_text(d, f"{variant_label(spec)}, {players} players, seed {seed}, agents {','.join(names)}"))
+        echo(f"simulator: {used}")
         if report:
             echo(f"report: {report}")
     sys.exit(1 if d["errors"] else 0)
@@ -112,17 +122,18 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="single", show_default=True)
 @click.option("--workers", "-w", default=None, type=click.IntRange(1, 256),
               help="Worker processes (default: the machine's cores).")
+@SIMULATOR_OPTION
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
 @PATH_OPTION
-def compare(first, second, with_, include, cards, games, players, seed, agents, rounds, workers, as_json, report,
-            search):
+def compare(first, second, with_, include, cards, games, players, seed, agents, rounds, workers, simulator, as_json,
+            report, search):
     """Two variants side by side on the same seeds: FIRST against SECOND, or FIRST against FIRST
     with the --with files (and --include modules). Game length, seat advantage, the win rate of
     the players who played the custom card, 95% intervals and a plain verdict."""
     from .loader import parse_file, resolve_argument
     from .comparison import compare_summaries
-    from .simulation import RunSpec, make_game, run_files, simulate as run
+    from .simulation import RunSpec, make_game, run_files, simulate as run, simulator_for
     names = agent_names(agents)
     report = _report_path(report)
     include = module_names(include)
@@ -137,15 +148,17 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
             except RulebookError as e:
                 _fail_render(e)
         cards = tuple(dict.fromkeys(found))
-    a = RunSpec(first, (), (), tuple(search), players, seed, names, rounds, (), None, tuple(cards))
+    a = RunSpec(first, (), (), tuple(search), players, seed, names, rounds, (), None, tuple(cards), simulator)
     b = RunSpec(second or first, tuple(include), tuple(with_), tuple(search), players, seed, names, rounds, (), None,
-                tuple(cards))
+                tuple(cards), simulator)
     labels = [variant_label(a), variant_label(b)]
     for spec in (a, b):
         try:
-            make_game(spec)
+            simulator_for(make_game(spec), spec)
         except RulebookError as e:
             _fail_render(e)
+        except UnorulesError as e:
+            raise click.UsageError(str(e))
     results = []
     started = time.perf_counter()
     for spec, label in zip((a, b), labels):
@@ -173,6 +186,37 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     echo("\nverdict: " + comparison["verdict"])
     if report:
         echo(f"report: {report}")
+
+
+def _simulator_line(program, why) -> str:
+    if program is not None:
+        return "generated Python (`unorules compile RULEBOOK --emit python` shows it)"
+    return "the engine (--simulator engine)" if why == "asked for" else f"the engine: {why}"
+
+
+@cli.command("compile", short_help="The Python a rulebook is compiled to for simulation.")
+@click.argument("rulebook")
+@click.option("--emit", type=click.Choice(["python"]), required=True, help="What to print: the generated source.")
+@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(1, 100))
+@click.option("--agents", default="random", show_default=True, help="The seats' agents (the code makes their choices).")
+@click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="rulebook", show_default=True)
+@click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
+@click.option("--with", "with_", multiple=True, type=click.Path(dir_okay=False), help="Lay a custom rule file on top.")
+@PATH_OPTION
+def compile_(rulebook, emit, players, agents, rounds, include, with_, search):
+    """Print the Python source that `simulate` runs for RULEBOOK with these players and agents. It
+    holds no text of the rulebook: names are numbers, tables are given to it when it is loaded."""
+    from .simulation import RunSpec, make_game, simulator_for
+    spec = RunSpec(str(rulebook), tuple(module_names(include)), tuple(with_), tuple(search), players, 0,
+                   agent_names(agents), rounds, simulator="generated")
+    try:
+        program, _ = simulator_for(make_game(spec), spec)
+    except RulebookError as e:
+        _fail_render(e)
+    except UnorulesError as e:
+        echo(f"error: {e}", err=True)
+        sys.exit(1)
+    echo(program.source, nl=False)
 
 
 def _version() -> str:

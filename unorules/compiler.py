@@ -90,6 +90,7 @@ class Compiled:
     plain_match: list[bool] = field(default_factory=list)   # kind -> playable by matching alone (no rule)
     wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
     counters: list[dict] = field(default_factory=list)      # counter and flag declarations
+    rulebook: object = field(default=None, repr=False, compare=False)   # the checked Rulebook (loader)
 
 
 class Compiler:
@@ -466,4 +467,6 @@ def _walk(actions):
 
 
 def compile_rulebook(rulebook, options: dict | None = None) -> Compiled:
-    return Compiler(rulebook, options).compile()
+    compiled = Compiler(rulebook, options).compile()
+    compiled.rulebook = rulebook         # its spans: the code generator maps generated lines to rules
+    return compiled

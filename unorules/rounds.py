@@ -28,6 +28,7 @@ def begin_round(s: State, shuffle: bool = True):
     s.direction = 1
     s.color = NO_COLOR
     s.skips = [0] * s.n
+    s.next_override = None          # a `play again` of the last round's last play does not carry over
     s.exposed = []
     s.streak = 0
     s.attack = None

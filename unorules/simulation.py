@@ -33,6 +33,8 @@ class RunSpec:
     options: tuple = ()
     perform_chance: float | None = None
     track: tuple = ()                 # card kinds whose players are followed (compare)
+    simulator: str = "auto"           # auto: generated code where it covers the rules, else the engine;
+                                      # generated: that or an error; engine: the agenda interpreter
 
 
 def make_game(spec: RunSpec, log_events: bool = False) -> Game:
@@ -81,6 +83,36 @@ def play_one(game: Game, spec: RunSpec, index: int):
     return s
 
 
+SIMULATORS = ("auto", "generated", "engine")
+_PROGRAMS: dict = {}       # per process: (game, agents) -> the generated simulator, or why there is none
+
+
+def simulator_for(game: Game, spec: RunSpec):
+    """The generated simulator that plays this run's games, or None and the reason the engine plays
+    them: `--simulator engine` asked for it, or the generator does not cover some construct."""
+    from .codegen_expr import NotCovered
+    from .errors import UnorulesError
+    from .generated import Program
+    if spec.simulator not in SIMULATORS:
+        raise UnorulesError(f"the simulator is one of {', '.join(SIMULATORS)}, not {spec.simulator!r}")
+    if spec.simulator == "engine":
+        return None, "asked for"
+    names = tuple(seat_agents(spec))
+    key = (id(game), names)
+    if key not in _PROGRAMS:
+        if len(_PROGRAMS) > 8:
+            _PROGRAMS.clear()
+        try:
+            _PROGRAMS[key] = (Program(game, names), None)
+        except NotCovered as e:
+            _PROGRAMS[key] = (None, f"the code generator does not cover {e}")
+        _PROGRAMS[key] += (game,)           # keeps the game alive while its id is a key
+    program, why, _ = _PROGRAMS[key]
+    if program is None and spec.simulator == "generated":
+        raise UnorulesError(f"`{spec.source}` cannot run as generated code: {why} (use --simulator auto or engine)")
+    return program, why
+
+
 _GAMES: dict = {}          # per process: a worker compiles the rulebook once, not once per chunk
 
 
@@ -99,6 +131,7 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
     if game is None:
         game = cached_game(spec, log_events=events_path is not None)
     names = seat_agents(spec)
+    program, _ = simulator_for(game, spec)
     summary = Summary()
     out = open(events_path, "w", encoding="utf-8") if events_path else None
     if out is not None:
@@ -106,7 +139,10 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
     i = start
     try:
         for i in range(start, stop):
-            s = play_one(game, spec, i)
+            if program is not None:
+                s = program.play(game_seed(spec.seed, i), names, log=out is not None)
+            else:
+                s = play_one(game, spec, i)
             summary.add_game(s, names)
             if out is not None:        # a game's events in one write: a cut file never ends inside a line
                 out.write("".join(json.dumps({"game": i, "seq": seq, **ev}, separators=(",", ":")) + "\n"

@@ -386,11 +386,20 @@ class State(Table, StateViews, StateSpaces):
         return copy.deepcopy(self, {id(self.game): self.game})
 
     def __deepcopy__(self, memo):
+        """An independent copy of the play; what belongs to the game factory (its rules, and the
+        deck's tables every game of it shares, never changed in place) is shared, not copied."""
         new = State.__new__(State)
         memo[id(self)] = new
+        memo.setdefault(id(self.game), self.game)
+        memo.setdefault(id(self.rules), self.rules)
+        memo.setdefault(id(self.team_of), self.team_of)
+        if self.shares_deck:
+            for table in (self.card_faces, self.ccolor, self.ckind, self._match, self._views):
+                memo.setdefault(id(table), table)
         for k, v in self.__dict__.items():
             setattr(new, k, copy.deepcopy(v, memo))
         return new
+
     def fire(self, event, env, card=None):
         triggers = self.rules.triggers.get(event)
         if not triggers:

@@ -1,0 +1,166 @@
+"""Code generation, expressions: a rule's expression (IR) as the text of one Python expression over
+the generated simulator's locals and tables (codegen.py). Only identifiers made here and `repr` of
+validated ints, floats and booleans are written; every name of the rulebook (a color, a kind, an
+option) is mapped to its integer first, so no rulebook text ever becomes source.
+
+A construct with no translation raises NotCovered: the simulation then runs on the engine."""
+from __future__ import annotations
+
+
+class NotCovered(Exception):
+    """A construct the generator does not translate (its message says which)."""
+
+
+def literal(v) -> str:
+    """The source of a validated number or truth value: the only literals generated code holds."""
+    if type(v) is bool or type(v) is int:
+        return repr(v)
+    if type(v) is float and v == v and v not in (float("inf"), float("-inf")):
+        return repr(v)
+    raise NotCovered(f"a value of type {type(v).__name__} in an expression")
+
+
+BINARY = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*"}
+
+
+class ExprGen:
+    """Expressions of one compiled rulebook. `scope` maps the rule's bound names (me, card, target,
+    penalty, just_drawn, ...) to the Python expressions that hold them where the code runs."""
+
+    def __init__(self, compiler):
+        self.c = compiler                   # compiler.Compiler: its name tables (colors, kinds, options)
+        self.fresh = 0
+
+    def name_var(self, base: str) -> str:
+        self.fresh += 1
+        return f"{base}{self.fresh}"
+
+    def expr(self, e, scope: dict) -> str:
+        k = e["kind"]
+        if id(e) in self.c.kind_literals:                  # `7` where a card kind is meant
+            return literal(self.c.kind_id[str(e["value"])])
+        if k in ("number", "bool"):
+            return literal(e["value"])
+        if k == "string":
+            raise NotCovered("a text value in an expression")
+        if k == "name":
+            return self.name(e["name"], scope)
+        if k == "attr":
+            return self.attr(e, scope)
+        if k == "not":
+            return f"(not {self.expr(e['of'], scope)})"
+        if k == "neg":
+            return f"(-{self.expr(e['of'], scope)})"
+        if k == "conditional":
+            return (f"({self.expr(e['then'], scope)} if {self.expr(e['if'], scope)} "
+                    f"else {self.expr(e['else'], scope)})")
+        if k == "binary":
+            op = e["op"]
+            left, right = self.expr(e["left"], scope), self.expr(e["right"], scope)
+            if op in ("and", "or"):                        # the engine's: a truth value either way
+                return f"({self.truth(e['left'], left)} {op} {self.truth(e['right'], right)})"
+            if op == "/":
+                return f"DIVIDE({left}, {right})"
+            if op == "%":
+                return f"MODULO({left}, {right})"
+            return f"({left} {BINARY[op]} {right})"
+        if k == "call":
+            return self.call(e, scope)
+        raise NotCovered(f"the expression `{k}`")
+
+    def truth(self, e, text: str) -> str:
+        """`text` as a truth value: as it is where the expression always gives one (a comparison,
+        `not`, `and`/`or`, `any`, a card's wildness, a bool name), else through bool()."""
+        k = e["kind"]
+        if k == "bool" or k == "not" or (k == "binary" and e["op"] in ("and", "or", "==", "!=", "<", "<=", ">", ">=")):
+            return text
+        if (k == "call" and e["name"] in ("any", "has")) or (k == "attr" and e["name"] == "wild"):
+            return text
+        if k == "name" and e["name"] in ("just_drawn", "clockwise", "first_card"):
+            return text
+        return f"bool({text})"
+
+    def name(self, n: str, scope: dict) -> str:
+        c = self.c
+        if n in c.counters:
+            raise NotCovered("counters and flags")
+        if n in scope:
+            return scope[n]
+        if n == "next":
+            return f"((({scope['me']}) + direction) % N)"
+        if n == "previous":
+            return f"((({scope['me']}) - direction) % N)"
+        if n == "dealer":
+            return "dealer"
+        if n == "current_color":
+            return "color"
+        if n == "top":
+            return "(discard[-1] if discard else None)"
+        if n == "player_count":
+            return "N"                                      # no seat is ever out where code is generated
+        if n == "streak":
+            return "streak"
+        if n == "clockwise":
+            return "(direction == 1)"
+        if n == "first_card":
+            return "first_card"
+        if n == "just_drawn":
+            return "False"
+        if n in ("fewest_cards", "most_cards"):
+            pick = "min" if n == "fewest_cards" else "max"
+            return f"{pick}(len(hands[q]) for q in OTHERS[direction][{scope['me']}])"
+        if n in c.color_id:
+            return literal(c.color_id[n])
+        if n in c.kind_id:
+            return literal(c.kind_id[n])
+        if n in c.option_values:
+            return literal(c.option_values[n])
+        raise NotCovered(f"the name `{n}` where the generator does not bind it")
+
+    def attr(self, e, scope: dict) -> str:
+        n = e["name"]
+        if n in self.c.counters:
+            raise NotCovered("counters and flags")
+        if n == "color" and e["of"] == {"kind": "name", "name": "top"}:
+            return "CCOLOR[discard[-1]]"
+        if n == "kind" and e["of"] == {"kind": "name", "name": "top"}:
+            return "CKIND[discard[-1]]"
+        of = self.expr(e["of"], scope)
+        if n == "color":
+            return f"CCOLOR[{of}]"
+        if n == "kind":
+            return f"CKIND[{of}]"
+        if n == "rank":
+            return f"RANK[CKIND[{of}]]"
+        if n == "wild":
+            return f"WILD[CKIND[{of}]]"
+        if n == "hand":
+            return f"hands[{of}]"
+        if n == "size":
+            return f"len({of})"
+        if n == "score":
+            return f"scores[{of}]"
+        if n == "seat":
+            return of
+        if n == "next":
+            return f"((({of}) + direction) % N)"
+        if n == "previous":
+            return f"((({of}) - direction) % N)"
+        if n == "points":
+            return f"sum(POINTS[c] for c in {of})"
+        raise NotCovered(f"the attribute `.{n}`")
+
+    def call(self, e, scope: dict) -> str:
+        n = e["name"]
+        of = self.expr(e["of"], scope)
+        var = self.name_var("c")
+        if n == "has":
+            kind = self.expr(e["arg"], scope)
+            return f"any(CKIND[{var}] == {kind} for {var} in {of})"
+        inner = dict(scope, card=var)
+        pred = self.expr(e["arg"], inner)
+        if n == "any":
+            return f"any({pred} for {var} in {of})"
+        if n == "count":
+            return f"sum(1 for {var} in {of} if {pred})"
+        raise NotCovered(f"the method `.{n}()`")

@@ -1,0 +1,140 @@
+"""Generated simulators at run time: the source codegen.py makes for a game, compiled once per
+process with its tables, registered with `linecache` (a traceback inside it shows its lines), and
+played game by game; what it returns is read by the statistics as a State is.
+
+A runtime error inside generated code names the rule it came from, by the source map codegen keeps
+(generated line -> rulebook file:line:col), as the engine names it."""
+from __future__ import annotations
+
+import hashlib
+import linecache
+import random
+import traceback
+
+from .codegen import generate
+from .compiler import NO_COLOR
+from .errors import RuleRuntimeError
+from .state import DRAW, KEEP, Action
+from .table import MATCH_ANY, MATCH_RULE, MAX_DRAW
+
+RULE_FAILURES = (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError)
+WHY = ("draw", "until_playable")
+REASONS = ("win", "stalled", "round cap")
+OUTCOMES = ("win", "stalled")
+
+
+class GameRecord:
+    """One finished game of generated code: the fields of a final State that the statistics and the
+    event log read (stats.Summary.add_game)."""
+    __slots__ = ("outcome", "winner", "winners", "error", "round", "scores", "turns_per_round", "drawn_per_round",
+                 "counts", "tracked_players", "log", "rules", "team_of", "seats")
+
+    def __init__(self, game, outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, drawn, plays,
+                 reshuffles, decisions, turn_decisions, tracked, log):
+        self.outcome, self.winner, self.error, self.round = outcome, winner, error, round_no
+        self.winners = [] if winner is None or outcome != "win" else [winner]
+        self.scores, self.turns_per_round, self.drawn_per_round = scores, turns_per_round, drawn_per_round
+        self.counts = {"drawn": drawn, "challenges": 0, "challenges_won": 0, "catches": 0, "reshuffles": reshuffles,
+                       "plays": plays, "decisions": decisions, "turn_decisions": turn_decisions}
+        self.tracked_players, self.log = tracked, log
+        self.rules, self.team_of, self.seats = game.rules, game.team_of, list(range(game.players))
+
+
+class Program:
+    """A game's generated simulator: `play(seed, agent_names)` plays the game the engine would play
+    with that seed and those agents (simulation.play_one) and returns a GameRecord."""
+
+    def __init__(self, game, agents: tuple):
+        self.game = game
+        src = generate(game, agents)
+        self.source = src.text()
+        self.where = src.where
+        digest = hashlib.sha256(self.source.encode()).hexdigest()[:12]
+        self.filename = f"<unorules-generated {digest}>"
+        linecache.cache[self.filename] = (len(self.source), None, self.source.splitlines(True), self.filename)
+        namespace = tables(game, self)
+        exec(compile(self.source, self.filename, "exec"), namespace)
+        self._play = namespace["play"]
+
+    def play(self, seed: int, names, log: bool = False) -> GameRecord:
+        return self._play(seed, tuple(n == "random_play" for n in names), [] if log else None, set())
+
+    def rule_failed(self, e: Exception) -> RuleRuntimeError:
+        """A Python error inside generated code, as the engine reports it: naming the rule."""
+        where = None
+        for frame, line in traceback.walk_tb(e.__traceback__):
+            if frame.f_code.co_filename == self.filename and 0 < line <= len(self.where):
+                where = self.where[line - 1] or where
+        return RuleRuntimeError(f"the rule failed: {e}", where)
+
+
+def tables(game, program) -> dict:
+    """The names generated code reads: the deck's tables, the play actions, the event writers."""
+    r, n = game.rules, game.players
+    st = game.new_state(0, deal=False)
+    st.setup_cards(None)
+    faces, cmask, opts = st._match[0], st._match[1], st._match[2]
+    names = [r.face_names[f] for f in st.card_faces[0]]
+    colors = r.color_names
+    points = [r.kinds[st.ckind[c]].points(st, {"me": 0, "_who": 0, "card": c}) for c in range(st.ncards)]
+
+    def others(direction):
+        return [tuple((p + k * direction) % n for k in range(1, n)) for p in range(n)]
+
+    def ev(log, r_, type_, **fields):
+        e = {"type": type_, "round": r_}
+        e.update(fields)
+        log.append(e)
+
+    def card_names(cards):
+        return [names[c] for c in cards]
+
+    def deal(log, r_, size, hands, dealer):
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        ev(log, r_, "deal", hand=size, hands={str(q): card_names(hands[q]) for q in order})
+
+    def divide(a, b):
+        return a // b if isinstance(a, int) and isinstance(b, int) and b else (a / b if b else 0)
+
+    ns = {
+        "__builtins__": {"range": range, "len": len, "int": int, "min": min, "max": max, "sum": sum, "any": any,
+                         "all": all, "next": next, "tuple": tuple, "bool": bool, "reversed": reversed, "list": list},
+        "RANDOM": random.Random, "N": n, "NCARDS": st.ncards, "CCOLOR": st.ccolor, "CKIND": st.ckind,
+        "CMASK": cmask, "FACES": faces, "NOPT": [len(o) for o in opts],
+        "VCOLOR": [tuple(a.color for a in o) for o in opts], "COLOR_BIT": game.color_bit, "KIND_BIT": game.kind_bit,
+        "MATCH_ANY": MATCH_ANY, "MATCH_RULE": MATCH_RULE, "WILD": r.wild_kind, "MATCHK": r.match_kind,
+        "RANK": [k.rank for k in r.kinds], "POINTS": points,
+        "TRACKED": [k.id in game.track_kinds for k in r.kinds],
+        "HAS_PLAY": [bool(k.effects.get("play")) for k in r.kinds],
+        "HAS_TURN_UP": [bool(k.effects.get("turn_up")) for k in r.kinds],
+        "OTHERS": {1: others(1), -1: others(-1)},
+        "COLOR_OPTS": [Action("color", c) for c in r.side_colors[0]], "NCOLORS": len(r.side_colors[0]),
+        "SIDE_COLORS": r.side_colors[0], "NO_COLOR": NO_COLOR, "DRAW": DRAW, "KEEP": KEEP, "MAX_DRAW": MAX_DRAW,
+        "RuleRuntimeError": RuleRuntimeError, "RULE_FAILURES": RULE_FAILURES, "RULE_FAILED": program.rule_failed,
+        "NOT_A_COLOR": lambda c: f"`{colors[c]}` is not a color of the side in play (`{r.sides[0]}`)",
+        "NO_FIRST_CARD": "there is no card to turn up", "DIVIDE": divide,
+        "MODULO": lambda a, b: a % b if b else 0,
+        "OUTCOME_NAMES": OUTCOMES, "ERROR": "error",
+        "RESULT": lambda *fields: GameRecord(game, *fields),
+        "EV_ROUND_START": lambda log, r_, dealer: ev(log, r_, "round_start", dealer=dealer),
+        "EV_DEAL": deal,
+        "EV_TURN_UP": lambda log, r_, card: ev(log, r_, "turn_up", card=names[card]),
+        "EV_TURN": lambda log, r_, p: ev(log, r_, "turn", player=p),
+        "EV_SKIP": lambda log, r_, p: ev(log, r_, "skip", player=p),
+        "EV_PLAY": lambda log, r_, p, card: ev(log, r_, "play", player=p, card=names[card]),
+        "EV_DRAW": lambda log, r_, p, cards, why: ev(log, r_, "draw", player=p, count=len(cards),
+                                                     cards=card_names(cards), why=WHY[why]),
+        "EV_DRAW_SHORT": lambda log, r_, p, wanted, got: ev(log, r_, "draw_short", player=p, wanted=wanted, got=got),
+        "EV_REVERSE": lambda log, r_, d: ev(log, r_, "reverse", direction="clockwise" if d == 1 else "counterclockwise"),
+        "EV_PLAY_AGAIN": lambda log, r_, p: ev(log, r_, "play_again", player=p),
+        "EV_COLOR": lambda log, r_, c: ev(log, r_, "color", color=colors[c] if c != NO_COLOR else None),
+        "EV_ATTACK": lambda log, r_, a, t, pen: ev(log, r_, "attack", attacker=a, target=t, penalty=pen),
+        "EV_REDRAW": lambda log, r_, card: ev(log, r_, "redraw", card=names[card]),
+        "EV_RESHUFFLE": lambda log, r_, size: ev(log, r_, "reshuffle", size=size),
+        "EV_KEEP": lambda log, r_, p: ev(log, r_, "keep", player=p),
+        "EV_ROUND_END": lambda log, r_, w, reason: ev(log, r_, "round_end", winner=w, reason=REASONS[reason]),
+        "EV_SCORE": lambda log, r_, p, g, total: ev(log, r_, "score", player=p, points=g, total=total),
+        "EV_GAME_END": lambda log, r_, w, outcome: ev(log, r_, "game_end", winner=w, outcome=OUTCOMES[outcome]),
+        "EV_ERROR": lambda log, r_, e: ev(log, r_, "error", message=str(e)),
+    }
+    return ns
