@@ -25,7 +25,7 @@ REASON_WIN, REASON_STALLED, REASON_ROUND_CAP = 0, 1, 2
 OUTCOME_WIN, OUTCOME_STALLED = 0, 1
 
 COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color", "set_color", "redraw", "attack",
-                   "if", "group"}
+                   "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack"}
 COVERED_AGENTS = ("random", "random_play")
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
 # the tables read on every turn, bound as the function's locals (default arguments) when it is loaded
@@ -78,7 +78,7 @@ def coverage(game, agents: tuple = ("random",)) -> str | None:
 def check_covered(game):
     r = game.rules
     for what, present in (("triggers (`on EVENT`)", r.triggers), ("reactions (stacking)", r.reactions),
-                          ("a declaration (`declare ... at N cards`)", r.declarations),
+                          ("more than one declaration", len(r.declarations) > 1),
                           ("jumping in", r.jump_in is not None), ("teams", r.teams),
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
                           ("counters and flags", r.counters), ("a cut at the deal", r.cut is not None),
@@ -86,7 +86,6 @@ def check_covered(game):
                           ("several cards at once", r.turn["multi_play"]),
                           ("`draw with`", r.turn.get("draw_with")), ("`draw up to N cards`", r.turn.get("draw_up_to")),
                           ("cards playable at any time", game.any_time_kinds),
-                          ("a challenge", any(k.challenge is not None for k in r.kinds)),
                           ("points that depend on the game", not all(k.points_of_card for k in r.kinds))):
         if present:
             raise NotCovered(what)
@@ -126,6 +125,11 @@ class Generator:
         self.x = ExprGen(self.compiler)
         self.src = Source()
         self.agents = agents
+        self.kind_now = None                 # the kind whose rules are being generated (an attack's kind)
+        decl = game.declaration
+        self.decl = decl is not None         # `declare NAME at N cards`: calls, exposure and catching
+        self.decl_at = decl[1] if decl else None
+        self.challenges = any(k.challenge is not None for k in game.rules.kinds)
         self.having: dict = {}               # event -> the kinds with rules for it (tables HAS_PLAY, ...)
         self.names_read = {e["name"] for e in _walk_names(game.rules.ir)}
 
@@ -221,6 +225,22 @@ class Generator:
                     self.actions(a["otherwise"], scope)
         elif k == "group":
             self.actions(a["actions"], scope)
+        elif k in ("resolve_attack", "cancel_attack"):
+            if "_attack" not in scope:
+                raise NotCovered(f"`{k.replace('_', ' ')}` outside a challenge")
+            src(f"{scope['_attack']} = {1 if k == 'resolve_attack' else 2}")
+        elif k == "shuffle_hands":
+            src("cards = []")
+            with src.block("for h in hands:"):
+                src("cards += h")
+                src("h.clear()")
+            src("shuffle(cards, rnd)")
+            src(f"order = OTHERS[direction][{p}] + ({p},)")
+            with src.block("for i, c in enumerate(cards):"):
+                src("hands[order[i % N]].append(c)")
+            if self.decl:
+                src("exposed = []")
+            src(f"if log is not None: EV_SHUFFLE_HANDS(log, round_no, {p})")
 
     def attack(self, a, scope):
         """An attack no reaction answers and no challenge follows resolves at once: its body runs
@@ -229,9 +249,32 @@ class Generator:
         t, pen = x.name_var("t"), x.name_var("pen")
         src(f"{t} = {x.expr(a['target'], scope)}")
         src(f"{pen} = {x.expr(a['penalty'], scope) if 'penalty' in a else '0'}")
-        src(f"if log is not None: EV_ATTACK(log, round_no, {scope['me']}, {t}, {pen})")
+        if self.kind_now is None:
+            raise NotCovered("an attack outside a card's rules")
+        kind = self.rules.kinds[self.kind_now]
+        if any(self.kind_now in r.to for r in self.rules.reactions):
+            raise NotCovered("an attack a reaction answers")
         body = dict(scope, _who=t, target=t, attacker=scope["me"], penalty=pen, _given=None)
-        self.actions(a["actions"], body)
+        if kind.challenge is None:
+            src(f"if log is not None: EV_ATTACK(log, round_no, {scope['me']}, {t}, {pen})")
+            self.actions(a["actions"], body)
+            return
+        # the target may challenge (attacks.challenge_offer): [challenge, no challenge]
+        st = x.name_var("st")
+        src(f"{st} = 0")
+        src("decisions += 1")
+        with src.block("if int(arnd() * 2) == 0:"):
+            legal = scope.get("legal_play", "True")
+            src("challenges += 1")
+            with src.block(f"if not {legal}:"):
+                src("challenges_won += 1")
+            src(f"if log is not None: EV_CHALLENGE(log, round_no, {t}, {scope['me']}, {legal}, hands[{scope['me']}])")
+            inner = dict(scope, _who=t, target=t, attacker=scope["me"], penalty=pen, legal=legal, challenger=t,
+                         _given=None, _attack=st)
+            self.actions(self.rules.ir["cards"][self.kind_now]["challenge"], inner)
+        with src.block(f"if {st} != 2:"):
+            src(f"if log is not None: EV_ATTACK(log, round_no, {scope['me']}, {t}, {pen})")
+            self.actions(a["actions"], body)
 
     def set_color(self, c):
         self.src(f"color = {c}")
@@ -269,6 +312,8 @@ class Generator:
                 src(f"{got} += 1")
             with src.block(f"if {got}:"):
                 src(f"drawn += {got}")
+                if self.decl:
+                    src(f"if {q} in exposed: exposed.remove({q})")
                 src(f"if log is not None: EV_DRAW(log, round_no, {q}, h[-{got}:], {literal(why)})")
         return got
 
@@ -290,7 +335,9 @@ class Generator:
             if eff is None or not eff["actions"]:
                 continue
             with src.block(f"{'if' if first else 'elif'} k == {literal(kind.id)}:"):
+                self.kind_now = kind.id
                 self.actions(eff["actions"], scope)
+                self.kind_now = None
             first = False
         if event in self.having:
             self.src.depth -= 1
@@ -302,6 +349,11 @@ class Generator:
         of their play actions (a card whose play names a color has one per color) in `total`: the
         agent's pick is index arithmetic over them, as over the engine's list of actions."""
         src, r = self.src, self.rules
+        if self.decl:                        # with the call where playing leaves the declared count
+            with src.block(f"if len(hands[p]) - 1 == {literal(self.decl_at)}:"):
+                src("NO, VC, VK = NOPT_CALL, VCOLOR_CALL, VCALL_CALL")
+            with src.block("else:"):
+                src("NO, VC, VK = NOPT, VCOLOR, VCALL")
         src("target = MATCH_ANY | MATCH_RULE | COLOR_BIT[color + 1] | KIND_BIT[CKIND[discard[-1]]]")
         if single:
             src(f"legal = [{cards}] if CMASK[{cards}] & target else []")
@@ -341,17 +393,27 @@ class Generator:
             src("legal = keep")
         src("total = 0")
         with src.block("for c in legal:"):
-            src("total += NOPT[c]")
+            src(f"total += {self.no}[c]")
+
+    @property
+    def no(self):
+        return "NO" if self.decl else "NOPT"
 
     def pick_play(self):
         """The play of index i among legal's play actions: its card, and the color it names."""
         src = self.src
         with src.block("for card in legal:"):
-            src("m = NOPT[card]")
+            src(f"m = {self.no}[card]")
             with src.block("if i < m:"):
                 src("break")
             src("i -= m")
-        src("given = VCOLOR[card][i]")
+        self.chosen()
+
+    def chosen(self):
+        """The color (and the call) the chosen play action of `card` carries."""
+        self.src(f"given = {'VC' if self.decl else 'VCOLOR'}[card][i]")
+        if self.decl:
+            self.src("call = VK[card][i]")
 
     # ---- the game ----------------------------------------------------------------------------
     def generate(self) -> Source:
@@ -381,7 +443,8 @@ class Generator:
             src("scores = [0] * N")
             src("dealer = N - 1")
             src("round_no = 0")
-            src("drawn = plays = reshuffles = decisions = turn_decisions = 0")
+            src("drawn = plays = reshuffles = decisions = turn_decisions = challenges = challenges_won = catches = 0")
+            src("exposed = []")
             src("turns_per_round = []")
             src("drawn_per_round = []")
             src("winner = None")
@@ -398,7 +461,7 @@ class Generator:
                 src("outcome, winner = ERROR, None")
                 src("if log is not None: EV_ERROR(log, round_no, error)")
             src("return RESULT(outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, "
-                "drawn, plays, reshuffles, decisions, turn_decisions, tracked, log)")
+                "drawn, plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log)")
         return src
 
     def round(self, turn, sc, single):
@@ -469,6 +532,9 @@ class Generator:
                 src(f"turns = {literal(self.game.turn_cap)}")
                 src("stalled = True")
                 src("break")
+            if self.decl:
+                with src.block("if exposed:"):
+                    src("exposed = []")
             src("if log is not None: EV_TURN(log, round_no, p)")
             src("hand = hands[p]")
             self.options("hand")
@@ -488,6 +554,10 @@ class Generator:
                 src("just_drawn = False")
             # play_card: place it, run its rules, then end_play
             src("k = CKIND[card]")
+            scope = {"me": "p", "_who": "p", "card": "card", "just_drawn": "just_drawn", "_given": "given"}
+            if self.challenges:              # judged as the card is placed, before it leaves the hand
+                self.legal_play(scope)
+                scope["legal_play"] = "legal_play"
             if self.reads("streak"):
                 src("streak = streak + 1 if CKIND[discard[-1]] == k else 1")
             src("hand.remove(card)")
@@ -501,13 +571,70 @@ class Generator:
             if self.game.track_kinds:
                 with src.block("if TRACKED[k]:"):
                     src("tracked.add(p)")
-            src("if log is not None: EV_PLAY(log, round_no, p, card)")
-            self.effects("play", {"me": "p", "_who": "p", "card": "card", "just_drawn": "just_drawn",
-                                  "_given": "given"})
-            with src.block("if not (hand and all(hands)):"):
+            if self.decl:
+                src("if p in exposed: exposed.remove(p)")
+                with src.block(f"if len(hand) == {literal(self.decl_at)}:"):
+                    with src.block("if call:"):
+                        src("if log is not None: EV_UNO(log, round_no, p)")
+                    with src.block("else:"):
+                        src("exposed.append(p)")
+                src("if log is not None: EV_PLAY(log, round_no, p, card, call)")
+            else:
+                src("if log is not None: EV_PLAY(log, round_no, p, card, False)")
+            self.effects("play", scope)
+            with src.block("if not (hands[p] and all(hands)):"):
                 src("winner = next(q for q in ((p,) + OTHERS[direction][p]) if not hands[q])")
                 src("break")
+            if self.decl:
+                with src.block("if exposed:"):
+                    self.catch_window()
         self.end_round(sc, single)
+
+    def legal_play(self, scope):
+        """Was the play legal by its kind's `legal when`? (what a challenge of it finds out)"""
+        src = self.src
+        src("legal_play = True")
+        first = True
+        for kind in self.rules.kinds:
+            if kind.legal is None:
+                continue
+            e = self.rules.ir["cards"][kind.id]["legal_when"]
+            with src.from_rule(self.where(e)):
+                with src.block(f"{'if' if first else 'elif'} k == {literal(kind.id)}:"):
+                    src(f"legal_play = {self.x.truth(e, self.x.expr(e, scope))}")
+            first = False
+
+    def catch_window(self):
+        """turns.catch_window: each exposed player, while still exposed with the declared count, may
+        be caught by the others in order ([catch, pass]); the caught one suffers the declaration's
+        rule before the window goes on."""
+        src = self.src
+        name, at, actions = self.game.declaration
+        src("pending = list(exposed)")
+        src("i = 0")
+        with src.block("while pending:"):
+            src("x = pending[0]")
+            with src.block(f"if x not in exposed or len(hands[x]) != {literal(at)}:"):
+                src("pending.pop(0)")
+                src("i = 0")
+                src("continue")
+            src("others = OTHERS[direction][x]")
+            with src.block("if i < len(others):"):
+                src("q = others[i]")
+                src("decisions += 1")
+                with src.block("if int(arnd() * 2):"):
+                    src("i += 1")
+                    src("continue")
+                src("catches += 1")
+                src("if log is not None: EV_CATCH(log, round_no, q, x)")
+                src("if x in exposed: exposed.remove(x)")
+                src("pending.pop(0)")
+                src("i = 0")
+                self.actions(self.rules.ir["declarations"][0]["actions"], {"me": "x", "_who": "x", "_given": None})
+                src("continue")
+            src("pending.pop(0)")
+            src("i = 0")
+        src("exposed = []")
 
     def turn_draw(self, turn):
         src, r = self.src, self.rules
@@ -556,7 +683,7 @@ class Generator:
             with src.block("if i == total:"):
                 src("if log is not None: EV_KEEP(log, round_no, p)")
                 src("continue")
-        src("given = VCOLOR[card][i]")
+        self.chosen()
         src("just_drawn = True")
 
     def end_round(self, sc, single):

@@ -30,11 +30,12 @@ class GameRecord:
                  "counts", "tracked_players", "log", "rules", "team_of", "seats")
 
     def __init__(self, game, outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, drawn, plays,
-                 reshuffles, decisions, turn_decisions, tracked, log):
+                 reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log):
         self.outcome, self.winner, self.error, self.round = outcome, winner, error, round_no
         self.winners = [] if winner is None or outcome != "win" else [winner]
         self.scores, self.turns_per_round, self.drawn_per_round = scores, turns_per_round, drawn_per_round
-        self.counts = {"drawn": drawn, "challenges": 0, "challenges_won": 0, "catches": 0, "reshuffles": reshuffles,
+        self.counts = {"drawn": drawn, "challenges": challenges, "challenges_won": challenges_won, "catches": catches,
+                       "reshuffles": reshuffles,
                        "plays": plays, "decisions": decisions, "turn_decisions": turn_decisions}
         self.tracked_players, self.log = tracked, log
         self.rules, self.team_of, self.seats = game.rules, game.team_of, list(range(game.players))
@@ -73,7 +74,7 @@ def tables(game, program) -> dict:
     r, n = game.rules, game.players
     st = game.new_state(0, deal=False)
     st.setup_cards(None)
-    faces, cmask, opts = st._match[0], st._match[1], st._match[2]
+    faces, cmask, opts, opts_call = st._match[0], st._match[1], st._match[2], st._match[3]
     names = [r.face_names[f] for f in st.card_faces[0]]
     colors = r.color_names
     points = [r.kinds[st.ckind[c]].points(st, {"me": 0, "_who": 0, "card": c}) for c in range(st.ncards)]
@@ -98,10 +99,12 @@ def tables(game, program) -> dict:
 
     ns = {
         "__builtins__": {"range": range, "len": len, "int": int, "min": min, "max": max, "sum": sum, "any": any,
-                         "all": all, "next": next, "tuple": tuple, "bool": bool, "reversed": reversed, "list": list},
+                         "all": all, "next": next, "tuple": tuple, "enumerate": enumerate, "bool": bool, "reversed": reversed, "list": list},
         "RANDOM": random.Random, "N": n, "NCARDS": st.ncards, "CCOLOR": st.ccolor, "CKIND": st.ckind,
         "CMASK": cmask, "FACES": faces, "NOPT": [len(o) for o in opts],
-        "VCOLOR": [tuple(a.color for a in o) for o in opts], "COLOR_BIT": game.color_bit, "KIND_BIT": game.kind_bit,
+        "VCOLOR": [tuple(a.color for a in o) for o in opts], "VCALL": [tuple(a.call for a in o) for o in opts],
+        "NOPT_CALL": [len(o) for o in opts_call], "VCOLOR_CALL": [tuple(a.color for a in o) for o in opts_call],
+        "VCALL_CALL": [tuple(a.call for a in o) for o in opts_call], "COLOR_BIT": game.color_bit, "KIND_BIT": game.kind_bit,
         "MATCH_ANY": MATCH_ANY, "MATCH_RULE": MATCH_RULE, "WILD": r.wild_kind, "MATCHK": r.match_kind,
         "RANK": [k.rank for k in r.kinds], "POINTS": points,
         "TRACKED": [k.id in game.track_kinds for k in r.kinds],
@@ -121,7 +124,13 @@ def tables(game, program) -> dict:
         "EV_TURN_UP": lambda log, r_, card: ev(log, r_, "turn_up", card=names[card]),
         "EV_TURN": lambda log, r_, p: ev(log, r_, "turn", player=p),
         "EV_SKIP": lambda log, r_, p: ev(log, r_, "skip", player=p),
-        "EV_PLAY": lambda log, r_, p, card: ev(log, r_, "play", player=p, card=names[card]),
+        "EV_PLAY": lambda log, r_, p, card, call: ev(log, r_, "play", player=p, card=names[card],
+                                                     **({"uno": True} if call else {})),
+        "EV_UNO": lambda log, r_, p: ev(log, r_, "uno", player=p),
+        "EV_CATCH": lambda log, r_, q, x: ev(log, r_, "catch", player=q, caught=x),
+        "EV_CHALLENGE": lambda log, r_, t, a, legal, hand: ev(log, r_, "challenge", player=t, attacker=a, legal=legal,
+                                                              hand=card_names(hand)),
+        "EV_SHUFFLE_HANDS": lambda log, r_, p: ev(log, r_, "shuffle_hands", player=p),
         "EV_DRAW": lambda log, r_, p, cards, why: ev(log, r_, "draw", player=p, count=len(cards),
                                                      cards=card_names(cards), why=WHY[why]),
         "EV_DRAW_SHORT": lambda log, r_, p, wanted, got: ev(log, r_, "draw_short", player=p, wanted=wanted, got=got),
