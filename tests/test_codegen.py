@@ -21,7 +21,7 @@ from unorules.simulation import RunSpec, game_seed, make_game, play_one, run_ran
 SHIPPED = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.uno"))
 MODULES = sorted(p.stem for p in (ROOT / "rulebooks" / "modules").glob("*.uno"))
 CUSTOM = sorted((ROOT / "rulebooks" / "custom").glob("*.uno"))
-AGENT_MIXES = [("random",), ("random_play",), ("random_play", "random")]
+AGENT_MIXES = [("random",), ("random_play",), ("greedy",), ("random_play", "greedy", "random")]
 
 
 def same_games(spec: RunSpec, games: int = 40):
@@ -46,8 +46,10 @@ def same_games(spec: RunSpec, games: int = 40):
 
 @pytest.mark.parametrize("agents", AGENT_MIXES)
 @pytest.mark.parametrize("players", [2, 4, 7])
-def test_rlcard_plays_the_engines_games(players, agents):
-    same_games(RunSpec("rlcard", players=players, seed=11, agents=agents, rounds="single"))
+@pytest.mark.parametrize("name", ["rlcard", "classic", "official"])
+def test_editions_play_the_engines_games(name, players, agents):
+    same_games(RunSpec(name, players=players, seed=11, agents=agents, rounds="rulebook" if players == 4 else "single"),
+               games=25)
 
 
 def test_tracked_cards_are_followed_as_by_the_engine():
@@ -63,7 +65,7 @@ def test_every_shipped_rulebook_module_and_custom_card_runs_generated_or_says_wh
     combos += [RunSpec("official", with_=(str(c),), players=4, rounds="single") for c in CUSTOM]
     generated = 0
     for spec in combos:
-        for agents in (("random_play",), ("greedy",)):
+        for agents in (("random_play",), ("greedy", "random")):
             spec_ = RunSpec(**{**spec.__dict__, "agents": agents})
             try:
                 game = make_game(spec_, log_events=True)
@@ -79,12 +81,12 @@ def test_every_shipped_rulebook_module_and_custom_card_runs_generated_or_says_wh
             else:
                 generated += 1
                 same_games(spec_, games=15)
-    assert generated >= 1
+    assert generated >= 20          # classic, official, rlcard and the modules and cards they take
 
 
 # ---- fuzzed rulebooks: random combinations of what the generator covers -----------------------
 
-EFFECTS = ["next lose turn", "reverse", "play again", "next draw 2", "draw 1", "choose color", "next choose color",
+EFFECTS = ["shuffle hands", "next lose turn", "reverse", "play again", "next draw 2", "draw 1", "choose color", "next choose color",
            "each other draw 1", "each player as q where q.hand.size > 3 { draw 1 }",
            "attack next penalty 2 { draw penalty; lose turn }", "attack previous penalty 1 { draw penalty }",
            "if player_count == 2 { next lose turn } else { reverse }",
@@ -102,7 +104,16 @@ def fuzzed_rulebook(rng: random.Random) -> str:
     def effect():
         return "\n    ".join(rng.sample(EFFECTS[:-1], rng.randint(1, 3)))
     playable = rng.choice(["", "  playable when not me.hand.any(card.color == current_color)\n",
-                           "  legal when me.hand.size > 2\n"])
+                           "  legal when me.hand.size > 2\n",
+                           "  legal when not me.hand.any(card.color == current_color)\n"
+                           "  challenge:\n    if legal { target draw 2; resolve attack }\n"
+                           "    else { attacker draw penalty; cancel attack }\n"])
+    if "challenge" in playable:
+        playable += "  on play:\n    choose color\n    attack next penalty 4 { draw penalty; lose turn }\n"
+        wild_play = ""
+    else:
+        wild_play = f"  on play:\n    {effect()}\n"
+    declare = rng.choice(["", "declare uno at 1 card: draw 2", "declare last at 2 cards: draw 1"])
     hand = rng.choice([7, 5, 3, 40])
     turn = rng.sample(TURNS, rng.randint(0, 2))
     if sum("drawn card" in t for t in turn) > 1:
@@ -134,10 +145,9 @@ card reverse {{
 card wild {{
   wild
   points 50
-{playable}  on play:
-    {effect()}
-  on turn_up: {rng.choice(["next choose color", "redraw", "play again"])}
+{playable}{wild_play}  on turn_up: {rng.choice(["next choose color", "redraw", "play again"])}
 }}
+{declare}
 deck {{
   per color: 1 x 0, 2 x 1..9, {rng.randint(1, 3)} x skip, 2 x reverse
   {rng.randint(2, 6)} x wild
@@ -173,17 +183,17 @@ def test_a_nearly_empty_draw_pile_refills_and_runs_short_as_in_the_engine(tmp_pa
 # ---- fallback and the command line -----------------------------------------------------------
 
 def test_uncovered_rules_fall_back_and_simulate_says_which_ran():
-    code, out, err = run_cli("simulate", "official", "-n", "20", "--agents", "random_play", "-w", "1")
-    assert code == 0 and "simulator: the engine: the code generator does not cover a declaration" in out
+    code, out, err = run_cli("simulate", "triple_play", "-n", "20", "--agents", "random_play", "-w", "1")
+    assert code == 0 and "simulator: the engine: the code generator does not cover triggers" in out
     code, out, err = run_cli("simulate", "rlcard", "-n", "20", "--agents", "random_play", "-w", "1", "--json")
     assert code == 0 and json.loads(out)["simulator"].startswith("generated Python")
-    code, out, err = run_cli("simulate", "rlcard", "-n", "20", "--agents", "greedy", "-w", "1")
-    assert code == 0 and "simulator: the engine: the code generator does not cover the agent `greedy`" in out
+    code, out, err = run_cli("simulate", "rlcard", "-n", "20", "--agents", "ismcts:2", "-w", "1")
+    assert code == 0 and "simulator: the engine: the code generator does not cover the agent `ismcts:2`" in out
 
 
 def test_simulator_generated_refuses_what_it_cannot_generate():
-    code, out, err = run_cli("simulate", "official", "-n", "5", "--simulator", "generated")
-    assert code == 2 and "cannot run as generated code" in err and "declaration" in err
+    code, out, err = run_cli("simulate", "flip", "-n", "5", "--simulator", "generated")
+    assert code == 2 and "cannot run as generated code" in err and "double-faced cards" in err
 
 
 def test_the_three_simulators_give_the_same_totals():
@@ -203,8 +213,8 @@ def test_compile_emit_python_prints_the_source_simulate_runs():
     game = make_game(RunSpec("rlcard", players=3))
     assert out == Program(game, ("random_play",) * 3).source
     compile(out, "<emitted>", "exec")
-    code, out, err = run_cli("compile", "official", "--emit", "python")
-    assert code == 1 and "declaration" in err and "Traceback" not in err
+    code, out, err = run_cli("compile", "flip", "--emit", "python")
+    assert code == 1 and "double-faced cards" in err and "Traceback" not in err
 
 
 # ---- what generated source is made of -----------------------------------------------------------
@@ -301,6 +311,6 @@ def test_a_runtime_error_in_generated_code_names_the_rule_it_came_from():
 def test_not_covered_is_a_reason_in_words():
     from unorules.codegen import coverage
     assert coverage(make_game(RunSpec("rlcard", players=2)), ("random", "random")) is None
-    assert coverage(make_game(RunSpec("classic", players=2)), ("random",) * 2) == "a declaration (`declare ... at N cards`)"
+    assert coverage(make_game(RunSpec("fast", players=2)), ("random",) * 2) == "triggers (`on EVENT`)"
     with pytest.raises(NotCovered):
-        Program(make_game(RunSpec("rlcard", players=2)), ("greedy", "random"))
+        Program(make_game(RunSpec("rlcard", players=2)), ("ismcts", "random"))

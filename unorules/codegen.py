@@ -26,11 +26,12 @@ OUTCOME_WIN, OUTCOME_STALLED = 0, 1
 
 COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color", "set_color", "redraw", "attack",
                    "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack"}
-COVERED_AGENTS = ("random", "random_play")
+COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices the code makes inline (agents.py)
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
 # the tables read on every turn, bound as the function's locals (default arguments) when it is loaded
 HOT_TABLES = ("CCOLOR", "CKIND", "CMASK", "FACES", "NOPT", "VCOLOR", "COLOR_BIT", "KIND_BIT", "WILD", "MATCHK",
-              "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "HAS_PLAY")     # agents whose choice the code makes inline, with their generator
+              "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "HAS_PLAY", "POINTS", "ATTACKS", "GREEDY",
+              "RANDOM_PLAY")     # agents whose choice the code makes inline, with their generator
 
 
 class Source:
@@ -105,7 +106,7 @@ def check_agents(agents):
     bad = [a for a in agents if a not in COVERED_AGENTS]
     if bad:
         raise NotCovered(f"the agent `{bad[0]}` (generated code makes the choices of "
-                         f"{' and '.join(COVERED_AGENTS)} only)")
+                         f"{', '.join(COVERED_AGENTS)} only)")
 
 
 class Generator:
@@ -263,7 +264,11 @@ class Generator:
         st = x.name_var("st")
         src(f"{st} = 0")
         src("decisions += 1")
-        with src.block("if int(arnd() * 2) == 0:"):
+        with src.block(f"if AG[{t}] == GREEDY:"):         # challenge when a bluff is likely (agents.py)
+            src(f"ch = 1.0 - (0.75 ** len(hands[{scope['me']}])) > 0.6")
+        with src.block("else:"):
+            src("ch = int(arnd() * 2) == 0")
+        with src.block("if ch:"):
             legal = scope.get("legal_play", "True")
             src("challenges += 1")
             with src.block(f"if not {legal}:"):
@@ -283,8 +288,47 @@ class Generator:
     def ask_color(self, p):
         src = self.src
         src("decisions += 1")
-        src(f"a = COLOR_OPTS[int(arnd() * NCOLORS)]")
+        with src.block(f"if AG[{p}] == GREEDY:"):        # the color it holds most, the first of a tie
+            src("held = [0] * NCOLORS")
+            with src.block(f"for c in hands[{p}]:"):
+                src("j = COLOR_INDEX[CCOLOR[c] + 1]")
+                with src.block("if j >= 0:"):
+                    src("held[j] += 1")
+            src("j = 0")
+            with src.block("for m in range(1, NCOLORS):"):
+                with src.block("if held[m] > held[j]:"):
+                    src("j = m")
+            src("a = COLOR_OPTS[j]")
+        with src.block("else:"):
+            src("a = COLOR_OPTS[int(arnd() * NCOLORS)]")
         self.set_color("a.value")
+
+    def greedy_play(self):
+        """GreedyAgent._play over the play actions of `legal`: the flat index `i` of the best (rather
+        attack when the next player is close to going out, keep wilds, call, shed points, play the
+        color held most, name the color held most; the first of equals, as max() takes)."""
+        src = self.src
+        src("held = {}")
+        with src.block("for c in hand:"):
+            src("cc = CCOLOR[c]")
+            src("held[cc] = held.get(cc, 0) + 1")
+        src("urgent = len(hands[(p + direction) % N]) <= 2")
+        src("best = None")
+        src("at = 0")
+        vc, vk = ("VC", "VK") if self.decl else ("VCOLOR", "VCALL")
+        with src.block("for c in legal:"):
+            src("kc = CKIND[c]")
+            src("cc = CCOLOR[c]")
+            src(f"colors = {vc}[c]")
+            src(f"calls = {vk}[c]")
+            with src.block(f"for j in range({self.no}[c]):"):
+                src("g = colors[j]")
+                src("key = (urgent and ATTACKS[kc], not WILD[kc], calls[j], POINTS[c], held.get(cc, 0), "
+                    "held.get(g, 0) - (cc == g) if g is not None else 0, -c, -(g or 0))")
+                with src.block("if best is None or key > best:"):
+                    src("best = key")
+                    src("i = at + j")
+            src(f"at += {self.no}[c]")
 
     def refill(self):
         """An empty draw pile is refilled from under the discard pile's top card (table.reshuffle):
@@ -434,7 +478,7 @@ class Generator:
             src("shuffle(pile, rnd)")
             src("return True")
         hot = ", ".join(f"{t}={t}" for t in HOT_TABLES)
-        with src.block(f"def play(seed, RP, log, tracked, {hot}):"):
+        with src.block(f"def play(seed, AG, log, tracked, {hot}):"):
             src("rnd = RANDOM(seed).random")
             src("arnd = RANDOM(seed + 1).random")
             src("hands = [[] for _ in range(N)]")
@@ -543,7 +587,13 @@ class Generator:
             src("size = total + 1" if not turn["draw_only_when_stuck"] else "size = total if total else 1")
             src("decisions += 1")
             src("turn_decisions += 1")
-            with src.block("if RP[p] and total and size > total:"):
+            src("ag = AG[p]")
+            with src.block("if ag == GREEDY:"):                # a play whenever it can play
+                with src.block("if total:"):
+                    self.greedy_play()
+                with src.block("else:"):
+                    src("i = 0")
+            with src.block("elif ag == RANDOM_PLAY and total and size > total:"):
                 src("i = int(arnd() * (size - 1))")
             with src.block("else:"):
                 src("i = int(arnd() * size)")
@@ -622,7 +672,7 @@ class Generator:
             with src.block("if i < len(others):"):
                 src("q = others[i]")
                 src("decisions += 1")
-                with src.block("if int(arnd() * 2):"):
+                with src.block("if AG[q] != GREEDY and int(arnd() * 2):"):    # greedy always catches
                     src("i += 1")
                     src("continue")
                 src("catches += 1")
@@ -673,10 +723,13 @@ class Generator:
         with src.block("if not total:"):
             src("continue")
         src("decisions += 1")
+        with src.block("if AG[p] == GREEDY:"):
+            self.greedy_play()
         if mode == "must_play":
-            src("i = int(arnd() * total)")
+            with src.block("else:"):
+                src("i = int(arnd() * total)")
         else:                                   # the plays, then keeping it
-            with src.block("if RP[p]:"):
+            with src.block("elif AG[p] == RANDOM_PLAY:"):
                 src("i = int(arnd() * total)")
             with src.block("else:"):
                 src("i = int(arnd() * (total + 1))")

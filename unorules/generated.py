@@ -17,6 +17,7 @@ from .errors import RuleRuntimeError
 from .state import DRAW, KEEP, Action
 from .table import MATCH_ANY, MATCH_RULE, MAX_DRAW
 
+AGENT_CODES = {"random": 0, "random_play": 1, "greedy": 2}     # the seats' agents, as generated code knows them
 RULE_FAILURES = (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError)
 WHY = ("draw", "until_playable")
 REASONS = ("win", "stalled", "round cap")
@@ -58,7 +59,7 @@ class Program:
         self._play = namespace["play"]
 
     def play(self, seed: int, names, log: bool = False) -> GameRecord:
-        return self._play(seed, tuple(n == "random_play" for n in names), [] if log else None, set())
+        return self._play(seed, tuple(AGENT_CODES[n] for n in names), [] if log else None, set())
 
     def rule_failed(self, e: Exception) -> RuleRuntimeError:
         """A Python error inside generated code, as the engine reports it: naming the rule."""
@@ -107,6 +108,9 @@ def tables(game, program) -> dict:
         "VCALL_CALL": [tuple(a.call for a in o) for o in opts_call], "COLOR_BIT": game.color_bit, "KIND_BIT": game.kind_bit,
         "MATCH_ANY": MATCH_ANY, "MATCH_RULE": MATCH_RULE, "WILD": r.wild_kind, "MATCHK": r.match_kind,
         "RANK": [k.rank for k in r.kinds], "POINTS": points,
+        "GREEDY": AGENT_CODES["greedy"], "RANDOM_PLAY": AGENT_CODES["random_play"],
+        "ATTACKS": [k.has_attack for k in r.kinds],
+        "COLOR_INDEX": [r.side_colors[0].index(c) if c in r.side_colors[0] else -1 for c in range(-1, len(colors))],
         "TRACKED": [k.id in game.track_kinds for k in r.kinds],
         "HAS_PLAY": [bool(k.effects.get("play")) for k in r.kinds],
         "HAS_TURN_UP": [bool(k.effects.get("turn_up")) for k in r.kinds],
