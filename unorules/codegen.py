@@ -30,7 +30,7 @@ COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices t
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
 # the tables read on every turn, bound as the function's locals (default arguments) when it is loaded
 HOT_TABLES = ("CCOLOR", "CKIND", "CMASK", "FACES", "NOPT", "VCOLOR", "COLOR_BIT", "KIND_BIT", "WILD", "MATCHK",
-              "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "HAS_PLAY", "POINTS", "ATTACKS", "GREEDY",
+              "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "TARGET", "HAS_PLAY", "POINTS", "ATTACKS", "GREEDY",
               "RANDOM_PLAY")     # agents whose choice the code makes inline, with their generator
 
 
@@ -133,6 +133,11 @@ class Generator:
         self.challenges = any(k.challenge is not None for k in game.rules.kinds)
         self.having: dict = {}               # event -> the kinds with rules for it (tables HAS_PLAY, ...)
         self.names_read = {e["name"] for e in _walk_names(game.rules.ir)}
+        hand = game.rules.ir.get("setup", {}).get("hand", {"kind": "number", "value": 7})
+        # can a hand other than the player's be empty when a play ends? (a rule moving cards out of
+        # hands, or a deal of no cards)
+        self.moves_hands = (any(a.get("kind") == "shuffle_hands" for a in _walk_nodes(game.rules.ir))
+                            or not (hand["kind"] == "number" and hand["value"] >= 1))
 
     def reads(self, name: str) -> bool:
         """Does any expression of the rulebook read this built-in name?"""
@@ -398,7 +403,7 @@ class Generator:
                 src("NO, VC, VK = NOPT_CALL, VCOLOR_CALL, VCALL_CALL")
             with src.block("else:"):
                 src("NO, VC, VK = NOPT, VCOLOR, VCALL")
-        src("target = MATCH_ANY | MATCH_RULE | COLOR_BIT[color + 1] | KIND_BIT[CKIND[discard[-1]]]")
+        src("target = TARGET[color + 1][CKIND[discard[-1]]]")      # what a card's match mask must share
         if single:
             src(f"legal = [{cards}] if CMASK[{cards}] & target else []")
         else:
@@ -408,7 +413,8 @@ class Generator:
                     src("seen[FACES[c]] = c")
             src("legal = seen.values()")
         ruled = [k for k in r.kinds if not r.plain_match[k.id]]
-        if ruled:
+        src("total = 0")
+        if ruled:                      # judged, and counted, in one pass
             src("keep = []")
             with src.block("for c in legal:"):
                 with src.block("if CMASK[c] == MATCH_RULE:"):
@@ -434,10 +440,11 @@ class Generator:
                                    "MATCHK[k] == MATCHK[CKIND[discard[-1]]]):"):
                         src("continue")
                 src("keep.append(c)")
+                src(f"total += {self.no}[c]")
             src("legal = keep")
-        src("total = 0")
-        with src.block("for c in legal:"):
-            src(f"total += {self.no}[c]")
+        else:
+            with src.block("for c in legal:"):
+                src(f"total += {self.no}[c]")
 
     @property
     def no(self):
@@ -632,9 +639,14 @@ class Generator:
             else:
                 src("if log is not None: EV_PLAY(log, round_no, p, card, False)")
             self.effects("play", scope)
-            with src.block("if not (hands[p] and all(hands)):"):
-                src("winner = next(q for q in ((p,) + OTHERS[direction][p]) if not hands[q])")
-                src("break")
+            if self.moves_hands:
+                with src.block("if not (hands[p] and all(hands)):"):
+                    src("winner = next(q for q in ((p,) + OTHERS[direction][p]) if not hands[q])")
+                    src("break")
+            else:                            # no rule takes cards from a hand but a play: only p can be out
+                with src.block("if not hand:"):
+                    src("winner = p")
+                    src("break")
             if self.decl:
                 with src.block("if exposed:"):
                     self.catch_window()
@@ -787,6 +799,17 @@ class Generator:
         self.src(f"if log is not None: EV_GAME_END(log, round_no, winner, {literal(OUTCOME_WIN)})")
         self.src("break")
 
+
+
+def _walk_nodes(node):
+    """Every dict of an IR tree."""
+    if isinstance(node, dict):
+        yield node
+        for v in node.values():
+            yield from _walk_nodes(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk_nodes(v)
 
 
 def _walk_names(node):

@@ -106,6 +106,8 @@ def tables(game, program) -> dict:
         "VCOLOR": [tuple(a.color for a in o) for o in opts], "VCALL": [tuple(a.call for a in o) for o in opts],
         "NOPT_CALL": [len(o) for o in opts_call], "VCOLOR_CALL": [tuple(a.color for a in o) for o in opts_call],
         "VCALL_CALL": [tuple(a.call for a in o) for o in opts_call], "COLOR_BIT": game.color_bit, "KIND_BIT": game.kind_bit,
+        "TARGET": [[MATCH_ANY | MATCH_RULE | game.color_bit[c + 1] | game.kind_bit[k] for k in range(len(r.kinds))]
+                   for c in range(-1, len(colors))],
         "MATCH_ANY": MATCH_ANY, "MATCH_RULE": MATCH_RULE, "WILD": r.wild_kind, "MATCHK": r.match_kind,
         "RANK": [k.rank for k in r.kinds], "POINTS": points,
         "GREEDY": AGENT_CODES["greedy"], "RANDOM_PLAY": AGENT_CODES["random_play"],

@@ -125,9 +125,9 @@ def cached_game(spec: RunSpec, log_events: bool) -> Game:
 
 
 def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = None, progress=None,
-              game: Game | None = None) -> Summary:
+              game: Game | None = None, on_game=None) -> Summary:
     """Play games start..stop-1 of the run (of `game`, or of the spec's rulebook compiled once per
-    process) and summarise them."""
+    process) and summarise them; `on_game(final_state)` sees each game as it ends."""
     if game is None:
         game = cached_game(spec, log_events=events_path is not None)
     names = seat_agents(spec)
@@ -144,6 +144,8 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
             else:
                 s = play_one(game, spec, i)
             summary.add_game(s, names)
+            if on_game is not None:
+                on_game(s)
             if out is not None:        # a game's events in one write: a cut file never ends inside a line
                 out.write("".join(json.dumps({"game": i, "seq": seq, **ev}, separators=(",", ":")) + "\n"
                                   for seq, ev in enumerate(s.log)))
