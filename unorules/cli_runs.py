@@ -51,8 +51,7 @@ SIMULATOR_OPTION = click.option(
 def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, address, simulator, include, with_,
              option_pairs, perform_chance, events, as_json, report, cards, search):
     """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
-    from .errors import RuleRuntimeError
-    from .simulation import RunSpec, make_game, run_files, simulate as run, simulator_for
+    from .simulation import RunSpec, make_game, run_files, simulate as simulate_here, simulator_for
     names = agent_names(agents)
     include = module_names(include)
     report = _report_path(report)
@@ -75,11 +74,12 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
     except UnorulesError as e:
         raise click.UsageError(str(e))
     used = _simulator_line(program, why)
-    if backend == "ray":
-        from .cluster import simulate_ray
 
-        def run(spec, games, workers, events, progress=None):
+    def run(spec, games, workers, events, progress=None):
+        if backend == "ray":
+            from .cluster import simulate_ray
             return simulate_ray(spec, games, address, progress)
+        return simulate_here(spec, games, workers, events, progress)
     started = time.perf_counter()
     try:
         if games >= 200:                  # on standard error, so --json output stays clean

@@ -1,0 +1,306 @@
+"""Code generation, rule actions: each action of a card's rules (IR) as Python statements over the
+generated game's locals (codegen.py's Generator mixes this in), with the engine's primitives'
+semantics (primitives.py, attacks.py, turns.catch_window): the same random draws, the same events
+in the same order."""
+from __future__ import annotations
+
+from .codegen_expr import NotCovered, literal
+
+# the event-log writers the generated code calls (generated.py makes them): their argument codes
+WHY_DRAW, WHY_UNTIL_PLAYABLE = 0, 1
+COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color", "set_color", "redraw", "attack",
+                   "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack"}
+HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
+
+
+class RuleActions:
+    def actions(self, actions, scope):
+        for a in actions:
+            with self.src.from_rule(self.where(a)):
+                self.action(a, scope)
+
+    def action(self, a, scope):
+        k = a["kind"]
+        if k not in COVERED_ACTIONS:
+            raise NotCovered(f"the action `{k.replace('_', ' ')}`")
+        subj = a.get("subject")
+        if subj is None:
+            self.act(a, scope, scope["_who"])
+            return
+        if subj["kind"] in ("each_other", "each_player"):
+            me = scope["me"]
+            q = self.x.name_var("q")
+            players = f"OTHERS[direction][{me}]" if subj["kind"] == "each_other" else f"(({me},) + OTHERS[direction][{me}])"
+            if "where" in subj:
+                cond = self.x.expr(subj["where"], dict(scope, **({subj["as"]: q} if subj.get("as") else {})))
+                players = f"tuple({q} for {q} in {players} if {cond})"
+            with self.src.block(f"for {q} in {players}:"):
+                inner = dict(scope)
+                if subj.get("as"):
+                    inner[subj["as"]] = q
+                if subj.get("as") or k in ("if", "group"):
+                    inner["_who"] = q
+                    inner["_given"] = None
+                self.act(a, inner, q)
+            return
+        p = self.x.name_var("p")
+        self.src(f"{p} = {self.x.expr(subj, scope)}")
+        if k in ("if", "group"):
+            scope = dict(scope, _who=p, _given=None)
+        self.act(a, scope, p)
+
+    def act(self, a, scope, p):
+        src, x = self.src, self.x
+        k = a["kind"]
+        if k == "lose_turn":
+            with src.block(f"if {p} is not None:"):
+                src(f"skips[{p}] = 1")
+        elif k == "reverse":
+            src("direction = -direction")
+            src("if log is not None: EV_REVERSE(log, round_no, direction)")
+        elif k == "play_again":
+            src(f"override = {p}")
+            src(f"if log is not None: EV_PLAY_AGAIN(log, round_no, {p})")
+        elif k == "draw":
+            self.draw(p, x.expr(a["count"], scope), WHY_DRAW)
+        elif k == "choose_color":
+            given = scope.get("_given")
+            if given is not None:
+                g = x.name_var("g")
+                src(f"{g} = {given}")
+                src(f"{given} = None")
+                with src.block(f"if {g} is not None and {p} == {scope['me']}:"):
+                    self.set_color(g)
+                with src.block("else:"):
+                    self.ask_color(p)
+            else:
+                self.ask_color(p)
+        elif k == "set_color":
+            c = x.name_var("col")
+            src(f"{c} = {x.expr(a['color'], scope)}")
+            with src.block(f"if {c} != NO_COLOR and {c} not in SIDE_COLORS:"):
+                src(f"raise RuleRuntimeError(NOT_A_COLOR({c}))")
+            self.set_color(c)
+        elif k == "redraw":
+            src("c = discard.pop()")
+            src("pile.append(c)")
+            src("shuffle(pile, rnd)")
+            src("redraw = True")
+            src("if log is not None: EV_REDRAW(log, round_no, c)")
+        elif k == "attack":
+            self.attack(a, scope)
+        elif k == "if":
+            for i, b in enumerate(a["branches"]):
+                with src.block(f"{'if' if i == 0 else 'elif'} {x.expr(b['when'], scope)}:"):
+                    self.actions(b["then"], scope)
+            if a.get("otherwise"):
+                with src.block("else:"):
+                    self.actions(a["otherwise"], scope)
+        elif k == "group":
+            self.actions(a["actions"], scope)
+        elif k in ("resolve_attack", "cancel_attack"):
+            if "_attack" not in scope:
+                raise NotCovered(f"`{k.replace('_', ' ')}` outside a challenge")
+            src(f"{scope['_attack']} = {1 if k == 'resolve_attack' else 2}")
+        elif k == "shuffle_hands":
+            src("cards = []")
+            with src.block("for h in hands:"):
+                src("cards += h")
+                src("h.clear()")
+            src("shuffle(cards, rnd)")
+            src(f"order = OTHERS[direction][{p}] + ({p},)")
+            with src.block("for i, c in enumerate(cards):"):
+                src("hands[order[i % N]].append(c)")
+            if self.decl:
+                src("exposed = []")
+            src(f"if log is not None: EV_SHUFFLE_HANDS(log, round_no, {p})")
+
+    def attack(self, a, scope):
+        """An attack no reaction answers and no challenge follows resolves at once: its body runs
+        for the target (attack windows with answers are not generated: check_covered)."""
+        src, x = self.src, self.x
+        t, pen = x.name_var("t"), x.name_var("pen")
+        src(f"{t} = {x.expr(a['target'], scope)}")
+        src(f"{pen} = {x.expr(a['penalty'], scope) if 'penalty' in a else '0'}")
+        if self.kind_now is None:
+            raise NotCovered("an attack outside a card's rules")
+        kind = self.rules.kinds[self.kind_now]
+        if any(self.kind_now in r.to for r in self.rules.reactions):
+            raise NotCovered("an attack a reaction answers")
+        body = dict(scope, _who=t, target=t, attacker=scope["me"], penalty=pen, _given=None)
+        if kind.challenge is None:
+            src(f"if log is not None: EV_ATTACK(log, round_no, {scope['me']}, {t}, {pen})")
+            self.actions(a["actions"], body)
+            return
+        # the target may challenge (attacks.challenge_offer): [challenge, no challenge]
+        st = x.name_var("st")
+        src(f"{st} = 0")
+        src("decisions += 1")
+        with src.block(f"if AG[{t}] == GREEDY:"):         # challenge when a bluff is likely (agents.py)
+            src(f"ch = 1.0 - (0.75 ** len(hands[{scope['me']}])) > 0.6")
+        with src.block("else:"):
+            src("ch = int(arnd() * 2) == 0")
+        with src.block("if ch:"):
+            legal = scope.get("legal_play", "True")
+            src("challenges += 1")
+            with src.block(f"if not {legal}:"):
+                src("challenges_won += 1")
+            src(f"if log is not None: EV_CHALLENGE(log, round_no, {t}, {scope['me']}, {legal}, hands[{scope['me']}])")
+            inner = dict(scope, _who=t, target=t, attacker=scope["me"], penalty=pen, legal=legal, challenger=t,
+                         _given=None, _attack=st)
+            self.actions(self.rules.ir["cards"][self.kind_now]["challenge"], inner)
+        with src.block(f"if {st} != 2:"):
+            src(f"if log is not None: EV_ATTACK(log, round_no, {scope['me']}, {t}, {pen})")
+            self.actions(a["actions"], body)
+
+    def set_color(self, c):
+        self.src(f"color = {c}")
+        self.src(f"if log is not None: EV_COLOR(log, round_no, {c})")
+
+    def ask_color(self, p):
+        src = self.src
+        src("decisions += 1")
+        with src.block(f"if AG[{p}] == GREEDY:"):        # the color it holds most, the first of a tie
+            src("held = [0] * NCOLORS")
+            with src.block(f"for c in hands[{p}]:"):
+                src("j = COLOR_INDEX[CCOLOR[c] + 1]")
+                with src.block("if j >= 0:"):
+                    src("held[j] += 1")
+            src("j = 0")
+            with src.block("for m in range(1, NCOLORS):"):
+                with src.block("if held[m] > held[j]:"):
+                    src("j = m")
+            src("a = COLOR_OPTS[j]")
+        with src.block("else:"):
+            src("a = COLOR_OPTS[int(arnd() * NCOLORS)]")
+        self.set_color("a.value")
+
+    def greedy_play(self):
+        """GreedyAgent._play over the play actions of `legal`: the flat index `i` of the best (rather
+        attack when the next player is close to going out, keep wilds, call, shed points, play the
+        color held most, name the color held most; the first of equals, as max() takes)."""
+        src = self.src
+        src("held = {}")
+        with src.block("for c in hand:"):
+            src("cc = CCOLOR[c]")
+            src("held[cc] = held.get(cc, 0) + 1")
+        src("urgent = len(hands[(p + direction) % N]) <= 2")
+        src("best = None")
+        src("at = 0")
+        vc, vk = ("VC", "VK") if self.decl else ("VCOLOR", "VCALL")
+        with src.block("for c in legal:"):
+            src("kc = CKIND[c]")
+            src("cc = CCOLOR[c]")
+            src(f"colors = {vc}[c]")
+            src(f"calls = {vk}[c]")
+            with src.block(f"for j in range({self.no}[c]):"):
+                src("g = colors[j]")
+                src("key = (urgent and ATTACKS[kc], not WILD[kc], calls[j], POINTS[c], held.get(cc, 0), "
+                    "held.get(g, 0) - (cc == g) if g is not None else 0, -c, -(g or 0))")
+                with src.block("if best is None or key > best:"):
+                    src("best = key")
+                    src("i = at + j")
+            src(f"at += {self.no}[c]")
+
+    def refill(self):
+        """An empty draw pile is refilled from under the discard pile's top card (table.reshuffle):
+        emits the test, leaving the body to run when there is nothing to refill it with."""
+        src = self.src
+        src("if not pile and reshuffle(pile, discard, rnd):")
+        src("    reshuffles += 1")
+        src("    if log is not None: EV_RESHUFFLE(log, round_no, len(pile))")
+        return src.block("if not pile:")
+
+    def draw(self, p, count, why):
+        """`draw N` for player p: table.draw_cards, with the reshuffle of an empty draw pile."""
+        src = self.src
+        q, k, got = self.x.name_var("q"), self.x.name_var("k"), self.x.name_var("got")
+        src(f"{q} = {p}")
+        src(f"{k} = min(int({count}), MAX_DRAW)")
+        with src.block(f"if {k} > 0 and {q} is not None:"):
+            src(f"h = hands[{q}]")
+            src(f"{got} = 0")
+            with src.block(f"for _ in range({k}):"):
+                with self.refill():
+                    src(f"if log is not None: EV_DRAW_SHORT(log, round_no, {q}, {k}, {got})")
+                    src("break")
+                src("h.append(pile.pop())")
+                src(f"{got} += 1")
+            with src.block(f"if {got}:"):
+                src(f"drawn += {got}")
+                if self.decl:
+                    src(f"if {q} in exposed: exposed.remove({q})")
+                src(f"if log is not None: EV_DRAW(log, round_no, {q}, h[-{got}:], {literal(why)})")
+        return got
+
+    def effects(self, event, scope):
+        """The if-chain on the card's kind: each kind's rules for `event`, inlined."""
+        src = self.src
+        having = [kind.id for kind in self.rules.kinds
+                  if any(e["event"] == event and e["actions"] for e in self.rules.ir["cards"][kind.id].get("effects", []))]
+        if not having:
+            return
+        if len(having) < len(self.rules.kinds):
+            src(f"if {HAS_TABLE[event]}[k]:")
+            self.src.depth += 1
+            self.having[event] = having
+        first = True
+        for kind in self.rules.kinds:
+            ir_card = self.rules.ir["cards"][kind.id]
+            eff = next((e for e in ir_card.get("effects", []) if e["event"] == event), None)
+            if eff is None or not eff["actions"]:
+                continue
+            with src.block(f"{'if' if first else 'elif'} k == {literal(kind.id)}:"):
+                self.kind_now = kind.id
+                self.actions(eff["actions"], scope)
+                self.kind_now = None
+            first = False
+        if event in self.having:
+            self.src.depth -= 1
+
+
+    def legal_play(self, scope):
+        """Was the play legal by its kind's `legal when`? (what a challenge of it finds out)"""
+        src = self.src
+        src("legal_play = True")
+        first = True
+        for kind in self.rules.kinds:
+            if kind.legal is None:
+                continue
+            e = self.rules.ir["cards"][kind.id]["legal_when"]
+            with src.from_rule(self.where(e)):
+                with src.block(f"{'if' if first else 'elif'} k == {literal(kind.id)}:"):
+                    src(f"legal_play = {self.x.truth(e, self.x.expr(e, scope))}")
+            first = False
+
+    def catch_window(self):
+        """turns.catch_window: each exposed player, while still exposed with the declared count, may
+        be caught by the others in order ([catch, pass]); the caught one suffers the declaration's
+        rule before the window goes on."""
+        src = self.src
+        name, at, actions = self.game.declaration
+        src("pending = list(exposed)")
+        src("i = 0")
+        with src.block("while pending:"):
+            src("x = pending[0]")
+            with src.block(f"if x not in exposed or len(hands[x]) != {literal(at)}:"):
+                src("pending.pop(0)")
+                src("i = 0")
+                src("continue")
+            src("others = OTHERS[direction][x]")
+            with src.block("if i < len(others):"):
+                src("q = others[i]")
+                src("decisions += 1")
+                with src.block("if AG[q] != GREEDY and int(arnd() * 2):"):    # greedy always catches
+                    src("i += 1")
+                    src("continue")
+                src("catches += 1")
+                src("if log is not None: EV_CATCH(log, round_no, q, x)")
+                src("if x in exposed: exposed.remove(x)")
+                src("pending.pop(0)")
+                src("i = 0")
+                self.actions(self.rules.ir["declarations"][0]["actions"], {"me": "x", "_who": "x", "_given": None})
+                src("continue")
+            src("pending.pop(0)")
+            src("i = 0")
+        src("exposed = []")

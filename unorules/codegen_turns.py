@@ -1,0 +1,380 @@
+"""Code generation, the game: the round (the shuffle, the deal, the first card), the turns (the
+options, the agents' choices, drawing, playing, going out) and the round's end and scoring, as the
+body of the generated `play` function (codegen.py's Generator mixes this in), with the engine's
+turn flow's semantics (rounds.py, turns.py, table.py, agents.py)."""
+from __future__ import annotations
+
+from .codegen_actions import WHY_DRAW, WHY_UNTIL_PLAYABLE
+from .codegen_expr import literal
+from .rounds import MAX_ROUNDS
+
+REASON_WIN, REASON_STALLED, REASON_ROUND_CAP = 0, 1, 2      # EV_ROUND_END's and EV_GAME_END's codes
+OUTCOME_WIN, OUTCOME_STALLED = 0, 1
+# the tables read on every turn, bound as the function's locals (default arguments) when it is loaded
+HOT_TABLES = ("CCOLOR", "CKIND", "CMASK", "FACES", "NOPT", "VCOLOR", "COLOR_BIT", "KIND_BIT", "WILD", "MATCHK",
+              "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "TARGET", "HAS_PLAY", "POINTS", "ATTACKS", "GREEDY",
+              "RANDOM_PLAY")
+
+
+class TurnFlow:
+    def options(self, cards: str, single: bool = False):
+        """play_options(p, cards): one card per face, the faces' last copies in reverse hand order,
+        the kinds with a rule of their own judged by it. Leaves the cards in `legal` and the number
+        of their play actions (a card whose play names a color has one per color) in `total`: the
+        agent's pick is index arithmetic over them, as over the engine's list of actions."""
+        src, r = self.src, self.rules
+        if self.decl:                        # with the call where playing leaves the declared count
+            with src.block(f"if len(hands[p]) - 1 == {literal(self.decl_at)}:"):
+                src("NO, VC, VK = NOPT_CALL, VCOLOR_CALL, VCALL_CALL")
+            with src.block("else:"):
+                src("NO, VC, VK = NOPT, VCOLOR, VCALL")
+        src("target = TARGET[color + 1][CKIND[discard[-1]]]")      # what a card's match mask must share
+        if single:
+            src(f"legal = [{cards}] if CMASK[{cards}] & target else []")
+        else:
+            src("seen = {}")
+            with src.block(f"for c in reversed({cards}):"):
+                with src.block("if CMASK[c] & target:"):
+                    src("seen[FACES[c]] = c")
+            src("legal = seen.values()")
+        ruled = [k for k in r.kinds if not r.plain_match[k.id]]
+        src("total = 0")
+        if ruled:                      # judged, and counted, in one pass
+            src("keep = []")
+            with src.block("for c in legal:"):
+                with src.block("if CMASK[c] == MATCH_RULE:"):
+                    src("k = CKIND[c]")
+                    scope = {"me": "p", "_who": "p", "card": "c"}
+                    first = True
+                    for kind in ruled:
+                        ir_card = r.ir["cards"][kind.id]
+                        tests = []
+                        if kind.playable is not None:
+                            tests.append(ir_card["playable_when"])
+                        if kind.legal is not None and kind.challenge is None:
+                            tests.append(ir_card["legal_when"])
+                        if not tests:
+                            continue
+                        with src.block(f"{'if' if first else 'elif'} k == {literal(kind.id)}:"):
+                            first = False
+                            for e in tests:
+                                with src.from_rule(self.where(e)):
+                                    with src.block(f"if not {self.x.expr(e, scope)}:"):
+                                        src("continue")
+                    with src.block("if not WILD[k] and not (CCOLOR[c] == color or "
+                                   "MATCHK[k] == MATCHK[CKIND[discard[-1]]]):"):
+                        src("continue")
+                src("keep.append(c)")
+                src(f"total += {self.no}[c]")
+            src("legal = keep")
+        else:
+            with src.block("for c in legal:"):
+                src(f"total += {self.no}[c]")
+
+    @property
+    def no(self):
+        return "NO" if self.decl else "NOPT"
+
+    def pick_play(self):
+        """The play of index i among legal's play actions: its card, and the color it names."""
+        src = self.src
+        with src.block("for card in legal:"):
+            src(f"m = {self.no}[card]")
+            with src.block("if i < m:"):
+                src("break")
+            src("i -= m")
+        self.chosen()
+
+    def chosen(self):
+        """The color (and the call) the chosen play action of `card` carries."""
+        self.src(f"given = {'VC' if self.decl else 'VCOLOR'}[card][i]")
+        if self.decl:
+            self.src("call = VK[card][i]")
+
+    # ---- the game ----------------------------------------------------------------------------
+    def generate(self):
+        """The whole `play` function, into self.src."""
+        r, g, src = self.rules, self.game, self.src
+        turn, sc = r.turn, r.scoring
+        single = g.rounds == "single" or (g.rounds == "rulebook" and sc["single_round"]) or (
+            sc["target"] is None and sc["rounds"] is None)
+        with src.block("def shuffle(cards, rnd):"):
+            with src.block("for i in range(len(cards) - 1, 0, -1):"):
+                src("j = int(rnd() * (i + 1))")
+                src("cards[i], cards[j] = cards[j], cards[i]")
+        with src.block("def reshuffle(pile, discard, rnd):"):
+            with src.block("if len(discard) <= 1:"):
+                src("return False")
+            src("t = discard.pop()")
+            src("pile[:0] = discard")
+            src("discard[:] = [t]")
+            src("shuffle(pile, rnd)")
+            src("return True")
+        hot = ", ".join(f"{t}={t}" for t in HOT_TABLES)
+        with src.block(f"def play(seed, AG, log, tracked, {hot}):"):
+            src("rnd = RANDOM(seed).random")
+            src("arnd = RANDOM(seed + 1).random")
+            src("hands = [[] for _ in range(N)]")
+            src("pile = list(range(NCARDS))")
+            src("discard = []")
+            src("scores = [0] * N")
+            src("dealer = N - 1")
+            src("round_no = 0")
+            src("drawn = plays = reshuffles = decisions = turn_decisions = challenges = challenges_won = catches = 0")
+            src("exposed = []")
+            src("turns_per_round = []")
+            src("drawn_per_round = []")
+            src("winner = None")
+            src("outcome = OUTCOME_NAMES[0]")
+            src("error = None")
+            with src.block("try:"):
+                with src.block("while True:"):
+                    self.round(turn, sc, single)
+            with src.block("except RuleRuntimeError as e:"):
+                src("outcome, error, winner = ERROR, e, None")
+                src("if log is not None: EV_ERROR(log, round_no, e)")
+            with src.block("except RULE_FAILURES as e:"):
+                src("error = RULE_FAILED(e)")
+                src("outcome, winner = ERROR, None")
+                src("if log is not None: EV_ERROR(log, round_no, error)")
+            src("return RESULT(outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, "
+                "drawn, plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log)")
+        return src
+
+    def round(self, turn, sc, single):
+        src, r, x = self.src, self.rules, self.x
+        src("round_no += 1")
+        src("turns = 0")
+        with src.block("if round_no > 1:"):
+            src("cards = pile + discard")
+            with src.block("for h in hands:"):
+                src("cards += h")
+                src("h.clear()")
+            src("discard.clear()")
+            src("cards.sort()")
+            src("pile = cards")
+            src("dealer = next_dealer")
+        src("shuffle(pile, rnd)")
+        src("direction = 1")
+        src("color = NO_COLOR")
+        src("skips = [0] * N")
+        src("streak = 0")
+        src("override = -1")
+        src("if log is not None: EV_ROUND_START(log, round_no, dealer)")
+        # the deal
+        hand = r.ir.get("setup", {}).get("hand")
+        with src.from_rule(self.where(hand) if hand else None):
+            src(f"size = int({x.expr(hand, {'me': 'dealer', '_who': 'dealer'}) if hand else literal(7)})")
+        src("k = N")
+        src("dealt = max(0, min(size * k, len(pile)))")
+        src("top = pile[len(pile) - dealt:][::-1]")
+        src("del pile[len(pile) - dealt:]")
+        with src.block("for i in range(k):"):
+            src("hands[(dealer + 1 + i) % N] += top[i::k]")
+        src("if log is not None: EV_DEAL(log, round_no, size, hands, dealer)")
+        # the first card
+        with src.block("while True:"):
+            with self.refill():
+                src("raise RuleRuntimeError(NO_FIRST_CARD)")
+            src("card = pile.pop()")
+            src("discard.append(card)")
+            src("color = CCOLOR[card]")
+            src("first_card = True")
+            src("streak = 1")
+            src("current = first = dealer")
+            src("redraw = False")
+            src("if log is not None: EV_TURN_UP(log, round_no, card)")
+            src("k = CKIND[card]")
+            self.effects("turn_up", {"me": "first", "_who": "first", "card": "card", "_given": None})
+            with src.block("if not redraw:"):
+                src("break")
+        # the turns
+        src("stalled = False")
+        with src.block("while True:"):
+            with src.block("if override >= 0:"):
+                src("p = override")
+                src("override = -1")
+            with src.block("else:"):
+                src("p = (current + direction) % N")
+                with src.block("if skips[p]:"):
+                    src("guard = 0")
+                    with src.block("while skips[p] > 0 and guard < 4 * N:"):
+                        src("skips[p] -= 1")
+                        src("if log is not None: EV_SKIP(log, round_no, p)")
+                        src("p = (p + direction) % N")
+                        src("guard += 1")
+            src("current = p")
+            src("turns += 1")
+            with src.block(f"if turns > {literal(self.game.turn_cap)}:"):
+                src(f"turns = {literal(self.game.turn_cap)}")
+                src("stalled = True")
+                src("break")
+            if self.decl:
+                with src.block("if exposed:"):
+                    src("exposed = []")
+            src("if log is not None: EV_TURN(log, round_no, p)")
+            src("hand = hands[p]")
+            self.options("hand")
+            # the options: the plays, then drawing (always, or only when stuck); the agent picks
+            # one by its index, as it would from the engine's list
+            src("size = total + 1" if not turn["draw_only_when_stuck"] else "size = total if total else 1")
+            src("decisions += 1")
+            src("turn_decisions += 1")
+            src("ag = AG[p]")
+            with src.block("if ag == GREEDY:"):                # a play whenever it can play
+                with src.block("if total:"):
+                    self.greedy_play()
+                with src.block("else:"):
+                    src("i = 0")
+            with src.block("elif ag == RANDOM_PLAY and total and size > total:"):
+                src("i = int(arnd() * (size - 1))")
+            with src.block("else:"):
+                src("i = int(arnd() * size)")
+            with src.block("if i >= total:"):
+                self.turn_draw(turn)
+            with src.block("else:"):
+                self.pick_play()
+                src("just_drawn = False")
+            # play_card: place it, run its rules, then end_play
+            src("k = CKIND[card]")
+            scope = {"me": "p", "_who": "p", "card": "card", "just_drawn": "just_drawn", "_given": "given"}
+            if self.challenges:              # judged as the card is placed, before it leaves the hand
+                self.legal_play(scope)
+                scope["legal_play"] = "legal_play"
+            if self.reads("streak"):
+                src("streak = streak + 1 if CKIND[discard[-1]] == k else 1")
+            src("hand.remove(card)")
+            src("discard.append(card)")
+            src("c = CCOLOR[card]")
+            with src.block("if c != NO_COLOR:"):
+                src("color = c")
+            if self.reads("first_card"):
+                src("first_card = False")
+            src("plays += 1")
+            if self.game.track_kinds:
+                with src.block("if TRACKED[k]:"):
+                    src("tracked.add(p)")
+            if self.decl:
+                src("if p in exposed: exposed.remove(p)")
+                with src.block(f"if len(hand) == {literal(self.decl_at)}:"):
+                    with src.block("if call:"):
+                        src("if log is not None: EV_UNO(log, round_no, p)")
+                    with src.block("else:"):
+                        src("exposed.append(p)")
+                src("if log is not None: EV_PLAY(log, round_no, p, card, call)")
+            else:
+                src("if log is not None: EV_PLAY(log, round_no, p, card, False)")
+            self.effects("play", scope)
+            if self.moves_hands:
+                with src.block("if not (hands[p] and all(hands)):"):
+                    src("winner = next(q for q in ((p,) + OTHERS[direction][p]) if not hands[q])")
+                    src("break")
+            else:                            # no rule takes cards from a hand but a play: only p can be out
+                with src.block("if not hand:"):
+                    src("winner = p")
+                    src("break")
+            if self.decl:
+                with src.block("if exposed:"):
+                    self.catch_window()
+        self.end_round(sc, single)
+
+    def turn_draw(self, turn):
+        src, r = self.src, self.rules
+        if turn["draw_until_playable"]:
+            src("got = 0")
+            with src.block("for _ in range(MAX_DRAW):"):
+                with self.refill():
+                    src("if log is not None: EV_DRAW_SHORT(log, round_no, p, 1, 0)")
+                    src("break")
+                src("card = pile.pop()")
+                src("hand.append(card)")
+                src("got += 1")
+                src("drawn += 1")
+                self.options("card", single=True)
+                with src.block("if total:"):
+                    src("break")
+            with src.block("if got:"):
+                src(f"if log is not None: EV_DRAW(log, round_no, p, hand[-got:], {literal(WHY_UNTIL_PLAYABLE)})")
+            src("card = hand[-1] if got else None")
+        else:
+            got = self.draw("p", literal(1), WHY_DRAW)
+            src(f"card = hand[-1] if {got} else None")
+        mode = turn["drawn_card"]
+        with src.block("if card is None:"):
+            src("continue")
+        if mode == "is_kept":
+            src("continue")
+            return
+        self.options("card", single=True)
+        when = r.ir.get("turn", {}).get("drawn_card")
+        if isinstance(when, dict):
+            with src.from_rule(self.where(when["must_play_when"])):
+                cond = self.x.expr(when["must_play_when"], {"me": "p", "_who": "p", "card": "card"})
+                with src.block(f"if total and not {cond}:"):
+                    src("total = 0")
+        with src.block("if not total:"):
+            src("continue")
+        src("decisions += 1")
+        with src.block("if AG[p] == GREEDY:"):
+            self.greedy_play()
+        if mode == "must_play":
+            with src.block("else:"):
+                src("i = int(arnd() * total)")
+        else:                                   # the plays, then keeping it
+            with src.block("elif AG[p] == RANDOM_PLAY:"):
+                src("i = int(arnd() * total)")
+            with src.block("else:"):
+                src("i = int(arnd() * (total + 1))")
+            with src.block("if i == total:"):
+                src("if log is not None: EV_KEEP(log, round_no, p)")
+                src("continue")
+        self.chosen()
+        src("just_drawn = True")
+
+    def end_round(self, sc, single):
+        src, x = self.src, self.x
+        src("turns_per_round.append(turns)")
+        src("drawn_per_round.append(drawn - sum(drawn_per_round))")
+        with src.block("if stalled:"):
+            src(f"if log is not None: EV_ROUND_END(log, round_no, None, {literal(REASON_STALLED)})")
+            src("winner = None")
+            src("outcome = OUTCOME_NAMES[1]")
+            src(f"if log is not None: EV_GAME_END(log, round_no, None, {literal(OUTCOME_STALLED)})")
+            src("break")
+        if sc["method"] == "each_scores_own_hand":
+            src("gained = [(q, sum(POINTS[c] for c in hands[q])) for q in range(N)]")
+        else:
+            src("gained = [(winner, sum(POINTS[c] for q in range(N) if q != winner for c in hands[q]))]")
+        with src.block("for q, g in gained:"):
+            src("scores[q] += g")
+        src("next_dealer = (dealer + 1) % N")
+        src(f"if log is not None: EV_ROUND_END(log, round_no, winner, {literal(REASON_WIN)})")
+        with src.block("if log is not None:"):
+            with src.block("for q, g in gained:"):
+                src("EV_SCORE(log, round_no, q, g, scores[q])")
+        if single:
+            self.finish()
+            return
+        lowest = sc["method"] == "each_scores_own_hand"
+        best = ("min(range(N), key=lambda q: (scores[q], q))" if lowest
+                else "max(range(N), key=lambda q: (scores[q], -q))")
+        env = {"me": "0", "_who": "0"}
+        tests = []
+        if sc["target"] is not None:
+            tests.append(f"any(scores[q] >= {x.expr(self.rules.ir['scoring']['target'], env)} for q in range(N))")
+        if sc["rounds"] is not None:
+            tests.append(f"round_no >= {x.expr(self.rules.ir['scoring']['rounds'], env)}")
+        for test in tests:
+            with src.block(f"if {test}:"):
+                src(f"winner = {best}")
+                self.finish()
+        with src.block(f"if round_no >= {literal(MAX_ROUNDS)}:"):
+            src(f"if log is not None: EV_ROUND_END(log, round_no, None, {literal(REASON_ROUND_CAP)})")
+            src("winner = None")
+            src("outcome = OUTCOME_NAMES[1]")
+            src(f"if log is not None: EV_GAME_END(log, round_no, None, {literal(OUTCOME_STALLED)})")
+            src("break")
+
+    def finish(self):
+        self.src(f"if log is not None: EV_GAME_END(log, round_no, winner, {literal(OUTCOME_WIN)})")
+        self.src("break")
