@@ -86,7 +86,11 @@ def test_every_shipped_rulebook_module_and_custom_card_runs_generated_or_says_wh
 
 # ---- fuzzed rulebooks: random combinations of what the generator covers -----------------------
 
-EFFECTS = ["shuffle hands", "next lose turn", "reverse", "play again", "next draw 2", "draw 1", "choose color", "next choose color",
+EFFECTS = ["choose other player\n    swap hands with chosen", "pass hands", "pass hands counterclockwise",
+           "cycle color", "draw until color red", "next perform dance chance 0.3 { draw 1 } else { reverse }",
+           "chance luck { good weight 2 { next draw 1 } bad { draw 1 } }",
+           "choose player where candidate.hand.size > 2 as victim\n    victim draw 1",
+           "shuffle hands", "next lose turn", "reverse", "play again", "next draw 2", "draw 1", "choose color", "next choose color",
            "each other draw 1", "each player as q where q.hand.size > 3 { draw 1 }",
            "attack next penalty 2 { draw penalty; lose turn }", "attack previous penalty 1 { draw penalty }",
            "if player_count == 2 { next lose turn } else { reverse }",
@@ -94,6 +98,10 @@ EFFECTS = ["shuffle hands", "next lose turn", "reverse", "play again", "next dra
            "if not clockwise { previous draw 1 }", "set color red", "if streak > 1 { draw 2 }",
            "next draw (if top.rank > 4 then 1 else 0)", "if me.hand.has(skip) { play again }",
            "if fewest_cards < 3 { choose color }", "redraw"]
+TRIGGERS = ["on play of 7 if me.hand.size > 0: pass hands", "on play of red 3: next draw 1",
+            "on play if streak >= 2: reverse", "on turn_start if me.hand.size > 9: draw 1",
+            "on round_start: dealer draw 1", "on draw of wild: play again", "on draw if card.color == red: draw 1",
+            "on round_end: winner draw 1", "on play of skip: choose other player\n  swap hands with chosen"]
 TURNS = ["", "draw only when stuck", "drawn card must play", "drawn card is kept", "draw until playable",
          "drawn card must play when card.wild or card.color == current_color", "cap 40 turns"]
 SCORING = ["single round", "winner scores others\n  target 150", "each scores own hand\n  rounds 3",
@@ -114,6 +122,7 @@ def fuzzed_rulebook(rng: random.Random) -> str:
     else:
         wild_play = f"  on play:\n    {effect()}\n"
     declare = rng.choice(["", "declare uno at 1 card: draw 2", "declare last at 2 cards: draw 1"])
+    declare += "\n" + "\n".join(rng.sample(TRIGGERS, rng.randint(0, 3)))
     hand = rng.choice([7, 5, 3, 40])
     turn = rng.sample(TURNS, rng.randint(0, 2))
     if sum("drawn card" in t for t in turn) > 1:

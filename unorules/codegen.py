@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from .codegen_actions import RuleActions
+from .codegen_actions import MOVES_HANDS, RuleActions
 from .codegen_expr import ExprGen, NotCovered
 from .codegen_turns import TurnFlow
 
@@ -33,6 +33,7 @@ class Source:
         self.where: list[str | None] = []        # per line: the rule's file:line:col, or None
         self.depth = 0
         self.rule: str | None = None
+        self.texts: list[str] = []               # rulebook texts the event log names, by index (TEXTS)
 
     def __call__(self, text: str):
         self.lines.append("    " * self.depth + text)
@@ -69,7 +70,7 @@ def coverage(game, agents: tuple = ("random",)) -> str | None:
 
 def check_covered(game):
     r = game.rules
-    for what, present in (("triggers (`on EVENT`)", r.triggers), ("reactions (stacking)", r.reactions),
+    for what, present in (("reactions (stacking)", r.reactions),
                           ("more than one declaration", len(r.declarations) > 1),
                           ("jumping in", r.jump_in is not None), ("teams", r.teams),
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
@@ -126,7 +127,7 @@ class Generator(RuleActions, TurnFlow):
         hand = game.rules.ir.get("setup", {}).get("hand", {"kind": "number", "value": 7})
         # can a hand other than the player's be empty when a play ends? (a rule moving cards out of
         # hands, or a deal of no cards)
-        self.moves_hands = (any(a.get("kind") == "shuffle_hands" for a in _walk_nodes(game.rules.ir))
+        self.moves_hands = (any(a.get("kind") in MOVES_HANDS for a in _walk_nodes(game.rules.ir))
                             or not (hand["kind"] == "number" and hand["value"] >= 1))
 
     def reads(self, name: str) -> bool:

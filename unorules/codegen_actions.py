@@ -7,9 +7,11 @@ from __future__ import annotations
 from .codegen_expr import NotCovered, literal
 
 # the event-log writers the generated code calls (generated.py makes them): their argument codes
-WHY_DRAW, WHY_UNTIL_PLAYABLE = 0, 1
+WHY_DRAW, WHY_UNTIL_PLAYABLE, WHY_UNTIL_COLOR = 0, 1, 2
 COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color", "set_color", "redraw", "attack",
-                   "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack"}
+                   "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack", "choose_player", "swap_hands",
+                   "pass_hands", "cycle_color", "draw_until_color", "perform", "chance"}
+MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
 
 
@@ -102,6 +104,40 @@ class RuleActions:
             if "_attack" not in scope:
                 raise NotCovered(f"`{k.replace('_', ' ')}` outside a challenge")
             src(f"{scope['_attack']} = {1 if k == 'resolve_attack' else 2}")
+        elif k == "choose_player":
+            self.choose_player(a, scope, p)
+        elif k == "swap_hands":
+            q = x.name_var("q")
+            src(f"{q} = {x.expr(a['with'], scope)}")
+            with src.block(f"if {q} is not None and {q} != {p}:"):
+                src(f"hands[{p}], hands[{q}] = hands[{q}], hands[{p}]")
+                if self.decl:
+                    src(f"if {p} in exposed: exposed.remove({p})")
+                    src(f"if {q} in exposed: exposed.remove({q})")
+                src(f"if log is not None: EV_SWAP_HANDS(log, round_no, {p}, {q})")
+        elif k == "pass_hands":
+            d = {"clockwise": "1", "counterclockwise": "-1"}.get(a.get("direction"), "direction")
+            src(f"d = {d}")
+            src("new = list(hands)")
+            with src.block("for q in range(N):"):
+                src("new[(q + d) % N] = hands[q]")
+            src("hands = new")
+            if self.decl:
+                src("exposed = []")
+            src("if log is not None: EV_PASS_HANDS(log, round_no, d)")
+        elif k == "cycle_color":
+            src("j = COLOR_INDEX[color + 1]")
+            with src.block("if j < 0:"):
+                src("j = -direction")
+            self.set_color("SIDE_COLORS[(j + direction) % NCOLORS]")
+        elif k == "draw_until_color":
+            want = x.name_var("want")
+            src(f"{want} = {x.expr(a['color'], scope)}")
+            self.draw_until(p, f"CCOLOR[h[-1]] == {want}", WHY_UNTIL_COLOR)
+        elif k == "perform":
+            self.perform(a, scope, p)
+        elif k == "chance":
+            self.chance(a, scope)
         elif k == "shuffle_hands":
             src("cards = []")
             with src.block("for h in hands:"):
@@ -114,6 +150,122 @@ class RuleActions:
             if self.decl:
                 src("exposed = []")
             src(f"if log is not None: EV_SHUFFLE_HANDS(log, round_no, {p})")
+
+    def choose_player(self, a, scope, p):
+        """primitives.act_choose_player: the candidates in seat order; none binds nothing (None), one
+        is chosen without asking; else the agent picks (greedy: the fewest cards, the lowest seat)."""
+        src, x = self.src, self.x
+        var = x.name_var("chosen")
+        src("cands = []")
+        with src.block("for q in range(N):"):
+            if a["other"]:
+                with src.block(f"if q == {p}:"):
+                    src("continue")
+            if "where" in a:
+                cond = x.expr(a["where"], dict(scope, candidate="q"))
+                with src.block(f"if not {cond}:"):
+                    src("continue")
+            src("cands.append(q)")
+        with src.block("if not cands:"):
+            src(f"{var} = None")
+            src(f"if log is not None: EV_NO_CHOICE(log, round_no, {p})")
+        with src.block("elif len(cands) == 1:"):
+            src(f"{var} = cands[0]")
+        with src.block("else:"):
+            src("decisions += 1")
+            with src.block(f"if AG[{p}] == GREEDY:"):
+                src(f"{var} = cands[0]")
+                with src.block("for q in cands:"):
+                    with src.block(f"if len(hands[q]) < len(hands[{var}]):"):
+                        src(f"{var} = q")
+            with src.block("else:"):
+                src(f"{var} = cands[int(arnd() * len(cands))]")
+            src(f"if log is not None: EV_CHOOSE(log, round_no, {var})")
+        scope[a.get("as", "chosen")] = var           # bound for the rest of these actions, as in the env
+
+    def perform(self, a, scope, p):
+        """A chance node (primitives.act_perform): success with the chance, drawn from the game's
+        generator as random.choices draws it over [chance, 1 - chance]."""
+        src, x = self.src, self.x
+        if self.game.perform_chance is not None:
+            src(f"ch = {literal(float(self.game.perform_chance))}")
+        elif "chance" in a:
+            src(f"ch = float({x.expr(a['chance'], scope)})")
+        else:
+            src(f"ch = {literal(0.5)}")
+        src("ch = min(1.0, max(0.0, ch))")
+        src("done = rnd() * (ch + (1.0 - ch)) < ch")
+        src(f"if log is not None: EV_PERFORM(log, round_no, {p}, {self.text(a['name'])}, done)")
+        inner = dict(scope, _who=p)
+        with src.block("if done:"):
+            self.actions(a["actions"], dict(inner))
+        if a.get("otherwise"):
+            with src.block("else:"):
+                self.actions(a["otherwise"], dict(inner))
+
+    def chance(self, a, scope):
+        """A chance node of named outcomes (primitives.act_chance), drawn as random.choices draws."""
+        src, x = self.src, self.x
+        weights = ", ".join(f"max(0.0, float({x.expr(o['weight'], scope)}))" if "weight" in o else "1.0"
+                            for o in a["outcomes"])
+        src(f"j = CHANCE_PICK([{weights}], rnd, {self.text(a['name'])})")
+        for i, o in enumerate(a["outcomes"]):
+            with src.block(f"{'if' if i == 0 else 'elif'} j == {literal(i)}:"):
+                src(f"if log is not None: EV_CHANCE(log, round_no, {self.text(a['name'])}, {self.text(o['name'])})")
+                self.actions(o["actions"], scope)
+
+    def text(self, words: str) -> str:
+        """A rulebook text the event log needs (a perform's or an outcome's name), as the index of
+        the table TEXTS: the text itself never enters the source."""
+        texts = self.src.texts
+        if words not in texts:
+            texts.append(words)
+        return literal(texts.index(words))
+
+    def draw_until(self, p, stop: str, why: int):
+        """primitives._draw_until: one card at a time until `stop` holds of the last (h[-1]), or the
+        pile runs out; one draw event for them all."""
+        src = self.src
+        q, got = self.x.name_var("q"), self.x.name_var("got")
+        src(f"{q} = {p}")
+        src(f"h = hands[{q}]")
+        src(f"{got} = 0")
+        with src.block("for _ in range(MAX_DRAW):"):
+            with self.refill():
+                src(f"if log is not None: EV_DRAW_SHORT(log, round_no, {q}, 1, 0)")
+                src("break")
+            src("h.append(pile.pop())")
+            src(f"{got} += 1")
+            src("drawn += 1")
+            if self.decl:
+                src(f"if {q} in exposed: exposed.remove({q})")
+            with src.block(f"if {stop}:"):
+                src("break")
+        with src.block(f"if {got}:"):
+            src(f"if log is not None: EV_DRAW(log, round_no, {q}, h[-{got}:], {literal(why)})")
+
+    def triggers(self, event: str, scope, card: str | None = None):
+        """State.fire: the rulebook's `on EVENT` rules in order, each with its face filter (judged as
+        the event fires) and its condition (judged when it runs, after those before it)."""
+        src, x = self.src, self.x
+        for t in self.rules.ir.get("triggers", []):
+            if t["event"] != event:
+                continue
+            with src.from_rule(self.where(t)):
+                tests = []
+                pat = t.get("of", {})
+                if card is not None and "face" in pat:
+                    tests.append(f"CKIND[{card}] == {literal(self.compiler.kind_id[pat['face']])}")
+                if card is not None and "color" in pat:
+                    tests.append(f"CCOLOR[{card}] == {literal(self.compiler.color_id[pat['color']])}")
+                inner = dict(scope, _given=None)
+                if "if" in t:
+                    tests.append(x.expr(t["if"], inner))
+                if tests:
+                    with src.block(f"if {' and '.join(f'({c})' for c in tests)}:"):
+                        self.actions(t["actions"], inner)
+                else:
+                    self.actions(t["actions"], inner)
 
     def attack(self, a, scope):
         """An attack no reaction answers and no challenge follows resolves at once: its body runs

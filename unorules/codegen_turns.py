@@ -131,6 +131,7 @@ class TurnFlow:
                 with src.block("while True:"):
                     self.round(turn, sc, single)
             with src.block("except RuleRuntimeError as e:"):
+                src("e = RULE_WHERE(e)")
                 src("outcome, error, winner = ERROR, e, None")
                 src("if log is not None: EV_ERROR(log, round_no, e)")
             with src.block("except RULE_FAILURES as e:"):
@@ -172,6 +173,7 @@ class TurnFlow:
         with src.block("for i in range(k):"):
             src("hands[(dealer + 1 + i) % N] += top[i::k]")
         src("if log is not None: EV_DEAL(log, round_no, size, hands, dealer)")
+        self.triggers("round_start", {"me": "dealer", "_who": "dealer"})
         # the first card
         with src.block("while True:"):
             with self.refill():
@@ -213,6 +215,7 @@ class TurnFlow:
                 with src.block("if exposed:"):
                     src("exposed = []")
             src("if log is not None: EV_TURN(log, round_no, p)")
+            self.triggers("turn_start", {"me": "p", "_who": "p"})
             src("hand = hands[p]")
             self.options("hand")
             # the options: the plays, then drawing (always, or only when stuck); the agent picks
@@ -264,7 +267,9 @@ class TurnFlow:
                 src("if log is not None: EV_PLAY(log, round_no, p, card, call)")
             else:
                 src("if log is not None: EV_PLAY(log, round_no, p, card, False)")
+            fired = dict(scope, _given=None)        # the triggers' env: copied as they fire, before the rules run
             self.effects("play", scope)
+            self.triggers("play", fired, "card")
             if self.moves_hands:
                 with src.block("if not (hands[p] and all(hands)):"):
                     src("winner = next(q for q in ((p,) + OTHERS[direction][p]) if not hands[q])")
@@ -302,6 +307,12 @@ class TurnFlow:
         mode = turn["drawn_card"]
         with src.block("if card is None:"):
             src("continue")
+        if any(t["event"] == "draw" for t in r.ir.get("triggers", [])):
+            self.triggers("draw", {"me": "p", "_who": "p", "card": "card"}, "card")
+            if self.moves_hands:
+                with src.block("if card not in hands[p]:"):
+                    src("continue")
+                src("hand = hands[p]")
         if mode == "is_kept":
             src("continue")
             return
@@ -352,6 +363,7 @@ class TurnFlow:
         with src.block("if log is not None:"):
             with src.block("for q, g in gained:"):
                 src("EV_SCORE(log, round_no, q, g, scores[q])")
+        self.triggers("round_end", {"me": "winner", "_who": "winner", "winner": "winner"})
         if single:
             self.finish()
             return

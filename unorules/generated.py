@@ -7,6 +7,8 @@ A runtime error inside generated code names the rule it came from, by the source
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect
+from itertools import accumulate
 import linecache
 import random
 import traceback
@@ -19,7 +21,7 @@ from .table import MATCH_ANY, MATCH_RULE, MAX_DRAW
 
 AGENT_CODES = {"random": 0, "random_play": 1, "greedy": 2}     # the seats' agents, as generated code knows them
 RULE_FAILURES = (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError)
-WHY = ("draw", "until_playable")
+WHY = ("draw", "until_playable", "until_color")
 REASONS = ("win", "stalled", "round cap")
 OUTCOMES = ("win", "stalled")
 
@@ -51,6 +53,7 @@ class Program:
         src = generate(game, agents)
         self.source = src.text()
         self.where = src.where
+        self.texts = list(src.texts)
         digest = hashlib.sha256(self.source.encode()).hexdigest()[:12]
         self.filename = f"<unorules-generated {digest}>"
         linecache.cache[self.filename] = (len(self.source), None, self.source.splitlines(True), self.filename)
@@ -68,6 +71,28 @@ class Program:
             if frame.f_code.co_filename == self.filename and 0 < line <= len(self.where):
                 where = self.where[line - 1] or where
         return RuleRuntimeError(f"the rule failed: {e}", where)
+
+    def rule_where(self, e: RuleRuntimeError) -> RuleRuntimeError:
+        """A rule's runtime error as the engine's `bind` reports it: with the rule's file:line:col."""
+        if e.where is not None:
+            return e
+        where = None
+        for frame, line in traceback.walk_tb(e.__traceback__):
+            if frame.f_code.co_filename == self.filename and 0 < line <= len(self.where):
+                where = self.where[line - 1] or where
+        return RuleRuntimeError(e.args[0], where) if where else e
+
+
+def chance_pick(texts):
+    """The outcome random.choices picks with the engine's chance node: weights normalised to
+    probabilities, one draw from the game's generator (primitives.act_chance, play_one)."""
+    def pick(weights, rnd, name):
+        total = sum(weights)
+        if total <= 0:
+            raise RuleRuntimeError(f"chance `{texts[name]}` has no outcome with a positive weight")
+        cum = list(accumulate([w / total for w in weights]))
+        return bisect(cum, rnd() * (cum[-1] + 0.0), 0, len(cum) - 1)
+    return pick
 
 
 def tables(game, program) -> dict:
@@ -100,7 +125,7 @@ def tables(game, program) -> dict:
 
     ns = {
         "__builtins__": {"range": range, "len": len, "int": int, "min": min, "max": max, "sum": sum, "any": any,
-                         "all": all, "next": next, "tuple": tuple, "enumerate": enumerate, "bool": bool, "reversed": reversed, "list": list},
+                         "all": all, "next": next, "tuple": tuple, "enumerate": enumerate, "float": float, "bool": bool, "reversed": reversed, "list": list},
         "RANDOM": random.Random, "N": n, "NCARDS": st.ncards, "CCOLOR": st.ccolor, "CKIND": st.ckind,
         "CMASK": cmask, "FACES": faces, "NOPT": [len(o) for o in opts],
         "VCOLOR": [tuple(a.color for a in o) for o in opts], "VCALL": [tuple(a.call for a in o) for o in opts],
@@ -120,6 +145,7 @@ def tables(game, program) -> dict:
         "COLOR_OPTS": [Action("color", c) for c in r.side_colors[0]], "NCOLORS": len(r.side_colors[0]),
         "SIDE_COLORS": r.side_colors[0], "NO_COLOR": NO_COLOR, "DRAW": DRAW, "KEEP": KEEP, "MAX_DRAW": MAX_DRAW,
         "RuleRuntimeError": RuleRuntimeError, "RULE_FAILURES": RULE_FAILURES, "RULE_FAILED": program.rule_failed,
+        "RULE_WHERE": program.rule_where, "CHANCE_PICK": chance_pick(program.texts),
         "NOT_A_COLOR": lambda c: f"`{colors[c]}` is not a color of the side in play (`{r.sides[0]}`)",
         "NO_FIRST_CARD": "there is no card to turn up", "DIVIDE": divide,
         "MODULO": lambda a, b: a % b if b else 0,
@@ -137,6 +163,15 @@ def tables(game, program) -> dict:
         "EV_CHALLENGE": lambda log, r_, t, a, legal, hand: ev(log, r_, "challenge", player=t, attacker=a, legal=legal,
                                                               hand=card_names(hand)),
         "EV_SHUFFLE_HANDS": lambda log, r_, p: ev(log, r_, "shuffle_hands", player=p),
+        "EV_SWAP_HANDS": lambda log, r_, p, q: ev(log, r_, "swap_hands", player=p, other=q),
+        "EV_PASS_HANDS": lambda log, r_, d: ev(log, r_, "pass_hands",
+                                               direction="clockwise" if d == 1 else "counterclockwise"),
+        "EV_NO_CHOICE": lambda log, r_, p: ev(log, r_, "no_choice", player=p),
+        "EV_CHOOSE": lambda log, r_, q: ev(log, r_, "choose", player=q),
+        "EV_PERFORM": lambda log, r_, p, name, done: ev(log, r_, "perform", player=p, name=program.texts[name],
+                                                        success=bool(done)),
+        "EV_CHANCE": lambda log, r_, name, outcome: ev(log, r_, "chance", name=program.texts[name],
+                                                       outcome=program.texts[outcome]),
         "EV_DRAW": lambda log, r_, p, cards, why: ev(log, r_, "draw", player=p, count=len(cards),
                                                      cards=card_names(cards), why=WHY[why]),
         "EV_DRAW_SHORT": lambda log, r_, p, wanted, got: ev(log, r_, "draw_short", player=p, wanted=wanted, got=got),
