@@ -193,7 +193,7 @@ def test_a_nearly_empty_draw_pile_refills_and_runs_short_as_in_the_engine(tmp_pa
 
 def test_uncovered_rules_fall_back_and_simulate_says_which_ran():
     code, out, err = run_cli("simulate", "triple_play", "-n", "20", "--agents", "random_play", "-w", "1")
-    assert code == 0 and "simulator: the engine: the code generator does not cover triggers" in out
+    assert code == 0 and "simulator: the engine: the code generator does not cover several discard piles" in out
     code, out, err = run_cli("simulate", "rlcard", "-n", "20", "--agents", "random_play", "-w", "1", "--json")
     assert code == 0 and json.loads(out)["simulator"].startswith("generated Python")
     code, out, err = run_cli("simulate", "rlcard", "-n", "20", "--agents", "ismcts:2", "-w", "1")
@@ -320,6 +320,6 @@ def test_a_runtime_error_in_generated_code_names_the_rule_it_came_from():
 def test_not_covered_is_a_reason_in_words():
     from unorules.codegen import coverage
     assert coverage(make_game(RunSpec("rlcard", players=2)), ("random", "random")) is None
-    assert coverage(make_game(RunSpec("fast", players=2)), ("random",) * 2) == "triggers (`on EVENT`)"
+    assert coverage(make_game(RunSpec("flip", players=2)), ("random",) * 2) == "double-faced cards"
     with pytest.raises(NotCovered):
         Program(make_game(RunSpec("rlcard", players=2)), ("ismcts", "random"))
