@@ -96,12 +96,15 @@ EFFECTS = ["choose other player\n    swap hands with chosen", "pass hands", "pas
            "if player_count == 2 { next lose turn } else { reverse }",
            "if me.hand.count(card.color == current_color) >= 2 { next draw 1 }",
            "if not clockwise { previous draw 1 }", "set color red", "if streak > 1 { draw 2 }",
-           "next draw (if top.rank > 4 then 1 else 0)", "if me.hand.has(skip) { play again }",
+           "next draw (if top.rank > 4 then 1 else 0)", "attack next penalty 1 { draw penalty; lose turn }", "if me.hand.has(skip) { play again }",
            "if fewest_cards < 3 { choose color }", "redraw"]
 TRIGGERS = ["on play of 7 if me.hand.size > 0: pass hands", "on play of red 3: next draw 1",
             "on play if streak >= 2: reverse", "on turn_start if me.hand.size > 9: draw 1",
             "on round_start: dealer draw 1", "on draw of wild: play again", "on draw if card.color == red: draw 1",
             "on round_end: winner draw 1", "on play of skip: choose other player\n  swap hands with chosen"]
+REACTIONS = ["react to skip with skip if penalty < 6:\n  add 2\n  pass attack to next",
+             "react to skip, wild with reverse if card.color == current_color: pass attack to attacker",
+             "react to wild with skip: cancel attack", "react to skip with wild:\n  choose color\n  resolve attack"]
 TURNS = ["", "draw only when stuck", "drawn card must play", "drawn card is kept", "draw until playable",
          "drawn card must play when card.wild or card.color == current_color", "cap 40 turns"]
 SCORING = ["single round", "winner scores others\n  target 150", "each scores own hand\n  rounds 3",
@@ -123,6 +126,7 @@ def fuzzed_rulebook(rng: random.Random) -> str:
         wild_play = f"  on play:\n    {effect()}\n"
     declare = rng.choice(["", "declare uno at 1 card: draw 2", "declare last at 2 cards: draw 1"])
     declare += "\n" + "\n".join(rng.sample(TRIGGERS, rng.randint(0, 3)))
+    declare += "\n" + "\n".join(rng.sample(REACTIONS, rng.randint(0, 2)))
     hand = rng.choice([7, 5, 3, 40])
     turn = rng.sample(TURNS, rng.randint(0, 2))
     if sum("drawn card" in t for t in turn) > 1:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from .codegen_actions import MOVES_HANDS, RuleActions
+from .codegen_attacks import AttackWindows
 from .codegen_expr import ExprGen, NotCovered
 from .codegen_turns import TurnFlow
 
@@ -70,8 +71,7 @@ def coverage(game, agents: tuple = ("random",)) -> str | None:
 
 def check_covered(game):
     r = game.rules
-    for what, present in (("reactions (stacking)", r.reactions),
-                          ("more than one declaration", len(r.declarations) > 1),
+    for what, present in (("more than one declaration", len(r.declarations) > 1),
                           ("jumping in", r.jump_in is not None), ("teams", r.teams),
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
                           ("counters and flags", r.counters), ("a cut at the deal", r.cut is not None),
@@ -100,7 +100,7 @@ def check_agents(agents):
         raise NotCovered(f"the agent `{bad[0]}` (generated code makes the choices of "
                          f"{', '.join(COVERED_AGENTS)} only)")
 
-class Generator(RuleActions, TurnFlow):
+class Generator(RuleActions, AttackWindows, TurnFlow):
     def __init__(self, game, agents):
         from .compiler import Compiler
         from .loader import Rulebook
@@ -128,6 +128,7 @@ class Generator(RuleActions, TurnFlow):
         # can a hand other than the player's be empty when a play ends? (a rule moving cards out of
         # hands, or a deal of no cards)
         self.moves_hands = (any(a.get("kind") in MOVES_HANDS for a in _walk_nodes(game.rules.ir))
+                            or bool(game.rules.reactions)          # an answer to an attack may be a last card
                             or not (hand["kind"] == "number" and hand["value"] >= 1))
 
     def reads(self, name: str) -> bool:

@@ -9,7 +9,8 @@ from .codegen_expr import NotCovered, literal
 # the event-log writers the generated code calls (generated.py makes them): their argument codes
 WHY_DRAW, WHY_UNTIL_PLAYABLE, WHY_UNTIL_COLOR = 0, 1, 2
 COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color", "set_color", "redraw", "attack",
-                   "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack", "choose_player", "swap_hands",
+                   "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack", "add_penalty", "pass_attack",
+                   "take_back", "choose_player", "swap_hands",
                    "pass_hands", "cycle_color", "draw_until_color", "perform", "chance"}
 MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
@@ -100,10 +101,8 @@ class RuleActions:
                     self.actions(a["otherwise"], scope)
         elif k == "group":
             self.actions(a["actions"], scope)
-        elif k in ("resolve_attack", "cancel_attack"):
-            if "_attack" not in scope:
-                raise NotCovered(f"`{k.replace('_', ' ')}` outside a challenge")
-            src(f"{scope['_attack']} = {1 if k == 'resolve_attack' else 2}")
+        elif k in ("resolve_attack", "cancel_attack", "add_penalty", "pass_attack", "take_back"):
+            self.attack_action(k, a, scope, p)
         elif k == "choose_player":
             self.choose_player(a, scope, p)
         elif k == "swap_hands":
@@ -267,44 +266,6 @@ class RuleActions:
                 else:
                     self.actions(t["actions"], inner)
 
-    def attack(self, a, scope):
-        """An attack no reaction answers and no challenge follows resolves at once: its body runs
-        for the target (attack windows with answers are not generated: check_covered)."""
-        src, x = self.src, self.x
-        t, pen = x.name_var("t"), x.name_var("pen")
-        src(f"{t} = {x.expr(a['target'], scope)}")
-        src(f"{pen} = {x.expr(a['penalty'], scope) if 'penalty' in a else '0'}")
-        if self.kind_now is None:
-            raise NotCovered("an attack outside a card's rules")
-        kind = self.rules.kinds[self.kind_now]
-        if any(self.kind_now in r.to for r in self.rules.reactions):
-            raise NotCovered("an attack a reaction answers")
-        body = dict(scope, _who=t, target=t, attacker=scope["me"], penalty=pen, _given=None)
-        if kind.challenge is None:
-            src(f"if log is not None: EV_ATTACK(log, round_no, {scope['me']}, {t}, {pen})")
-            self.actions(a["actions"], body)
-            return
-        # the target may challenge (attacks.challenge_offer): [challenge, no challenge]
-        st = x.name_var("st")
-        src(f"{st} = 0")
-        src("decisions += 1")
-        with src.block(f"if AG[{t}] == GREEDY:"):         # challenge when a bluff is likely (agents.py)
-            src(f"ch = 1.0 - (0.75 ** len(hands[{scope['me']}])) > 0.6")
-        with src.block("else:"):
-            src("ch = int(arnd() * 2) == 0")
-        with src.block("if ch:"):
-            legal = scope.get("legal_play", "True")
-            src("challenges += 1")
-            with src.block(f"if not {legal}:"):
-                src("challenges_won += 1")
-            src(f"if log is not None: EV_CHALLENGE(log, round_no, {t}, {scope['me']}, {legal}, hands[{scope['me']}])")
-            inner = dict(scope, _who=t, target=t, attacker=scope["me"], penalty=pen, legal=legal, challenger=t,
-                         _given=None, _attack=st)
-            self.actions(self.rules.ir["cards"][self.kind_now]["challenge"], inner)
-        with src.block(f"if {st} != 2:"):
-            src(f"if log is not None: EV_ATTACK(log, round_no, {scope['me']}, {t}, {pen})")
-            self.actions(a["actions"], body)
-
     def set_color(self, c):
         self.src(f"color = {c}")
         self.src(f"if log is not None: EV_COLOR(log, round_no, {c})")
@@ -410,20 +371,6 @@ class RuleActions:
         if event in self.having:
             self.src.depth -= 1
 
-
-    def legal_play(self, scope):
-        """Was the play legal by its kind's `legal when`? (what a challenge of it finds out)"""
-        src = self.src
-        src("legal_play = True")
-        first = True
-        for kind in self.rules.kinds:
-            if kind.legal is None:
-                continue
-            e = self.rules.ir["cards"][kind.id]["legal_when"]
-            with src.from_rule(self.where(e)):
-                with src.block(f"{'if' if first else 'elif'} k == {literal(kind.id)}:"):
-                    src(f"legal_play = {self.x.truth(e, self.x.expr(e, scope))}")
-            first = False
 
     def catch_window(self):
         """turns.catch_window: each exposed player, while still exposed with the declared count, may

@@ -242,7 +242,7 @@ class TurnFlow:
             src("k = CKIND[card]")
             scope = {"me": "p", "_who": "p", "card": "card", "just_drawn": "just_drawn", "_given": "given"}
             if self.challenges:              # judged as the card is placed, before it leaves the hand
-                self.legal_play(scope)
+                self.legal_of("card", "p", "legal_play")
                 scope["legal_play"] = "legal_play"
             if self.reads("streak"):
                 src("streak = streak + 1 if CKIND[discard[-1]] == k else 1")

@@ -125,7 +125,7 @@ def tables(game, program) -> dict:
 
     ns = {
         "__builtins__": {"range": range, "len": len, "int": int, "min": min, "max": max, "sum": sum, "any": any,
-                         "all": all, "next": next, "tuple": tuple, "enumerate": enumerate, "float": float, "bool": bool, "reversed": reversed, "list": list},
+                         "all": all, "next": next, "tuple": tuple, "enumerate": enumerate, "float": float, "set": set, "bool": bool, "reversed": reversed, "list": list},
         "RANDOM": random.Random, "N": n, "NCARDS": st.ncards, "CCOLOR": st.ccolor, "CKIND": st.ckind,
         "CMASK": cmask, "FACES": faces, "NOPT": [len(o) for o in opts],
         "VCOLOR": [tuple(a.color for a in o) for o in opts], "VCALL": [tuple(a.call for a in o) for o in opts],
@@ -163,6 +163,11 @@ def tables(game, program) -> dict:
         "EV_CHALLENGE": lambda log, r_, t, a, legal, hand: ev(log, r_, "challenge", player=t, attacker=a, legal=legal,
                                                               hand=card_names(hand)),
         "EV_SHUFFLE_HANDS": lambda log, r_, p: ev(log, r_, "shuffle_hands", player=p),
+        "EV_RESPOND": lambda log, r_, p, card, to: ev(log, r_, "respond", player=p, card=names[card], to=to),
+        "EV_PASS_ATTACK": lambda log, r_, p, to, pen: ev(log, r_, "pass_attack", player=p, to=to, penalty=pen),
+        "EV_TAKE_BACK": lambda log, r_, p, card: ev(log, r_, "take_back", player=p, card=names[card]),
+        "REACT_TO": [[k.id in x.to for k in r.kinds] for x in r.reactions],
+        "REACT_WITH": [[k.id in x.with_ for k in r.kinds] for x in r.reactions],
         "EV_SWAP_HANDS": lambda log, r_, p, q: ev(log, r_, "swap_hands", player=p, other=q),
         "EV_PASS_HANDS": lambda log, r_, d: ev(log, r_, "pass_hands",
                                                direction="clockwise" if d == 1 else "counterclockwise"),
