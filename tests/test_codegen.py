@@ -127,6 +127,9 @@ def fuzzed_rulebook(rng: random.Random) -> str:
     declare = rng.choice(["", "declare uno at 1 card: draw 2", "declare last at 2 cards: draw 1"])
     declare += "\n" + "\n".join(rng.sample(TRIGGERS, rng.randint(0, 3)))
     declare += "\n" + "\n".join(rng.sample(REACTIONS, rng.randint(0, 2)))
+    declare += "\n" + rng.choice(["", "", "jump in", "jump in when card.kind == top.kind and not card.wild",
+                                  "jump in when card.color == top.color and card.rank == top.rank\n"
+                                  "out of turn order clockwise"])
     hand = rng.choice([7, 5, 3, 40])
     turn = rng.sample(TURNS, rng.randint(0, 2))
     if sum("drawn card" in t for t in turn) > 1:

@@ -72,7 +72,7 @@ def coverage(game, agents: tuple = ("random",)) -> str | None:
 def check_covered(game):
     r = game.rules
     for what, present in (("more than one declaration", len(r.declarations) > 1),
-                          ("jumping in", r.jump_in is not None), ("teams", r.teams),
+                          ("teams", r.teams),
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
                           ("counters and flags", r.counters), ("a cut at the deal", r.cut is not None),
                           ("named rules (`rule NAME`)", r.rules),
@@ -129,6 +129,7 @@ class Generator(RuleActions, AttackWindows, TurnFlow):
         # hands, or a deal of no cards)
         self.moves_hands = (any(a.get("kind") in MOVES_HANDS for a in _walk_nodes(game.rules.ir))
                             or bool(game.rules.reactions)          # an answer to an attack may be a last card
+                            or game.rules.jump_in is not None      # so may the card jumped on
                             or not (hand["kind"] == "number" and hand["value"] >= 1))
 
     def reads(self, name: str) -> bool:

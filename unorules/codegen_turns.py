@@ -238,9 +238,14 @@ class TurnFlow:
             with src.block("else:"):
                 self.pick_play()
                 src("just_drawn = False")
-            # play_card: place it, run its rules, then end_play
-            src("k = CKIND[card]")
+            # play_card: place it (and, where others may jump in, again for each who does), run its
+            # rules, then end_play
             scope = {"me": "p", "_who": "p", "card": "card", "just_drawn": "just_drawn", "_given": "given"}
+            jump = self.rules.jump_in is not None
+            if jump:
+                src("while True:")
+                src.depth += 1
+            src("k = CKIND[card]")
             if self.challenges:              # judged as the card is placed, before it leaves the hand
                 self.legal_of("card", "p", "legal_play")
                 scope["legal_play"] = "legal_play"
@@ -253,6 +258,8 @@ class TurnFlow:
                 src("color = c")
             if self.reads("first_card"):
                 src("first_card = False")
+            if jump:
+                src("current = p")
             src("plays += 1")
             if self.game.track_kinds:
                 with src.block("if TRACKED[k]:"):
@@ -267,6 +274,12 @@ class TurnFlow:
                 src("if log is not None: EV_PLAY(log, round_no, p, card, call)")
             else:
                 src("if log is not None: EV_PLAY(log, round_no, p, card, False)")
+            if jump:
+                self.jump_window()
+                with src.block("if jumped:"):
+                    src("continue")
+                src("break")
+                src.depth -= 1
             fired = dict(scope, _given=None)        # the triggers' env: copied as they fire, before the rules run
             self.effects("play", scope)
             self.triggers("play", fired, "card")
@@ -282,6 +295,64 @@ class TurnFlow:
                 with src.block("if exposed:"):
                     self.catch_window()
         self.end_round(sc, single)
+
+    def jump_window(self):
+        """turns.jump_window: after a play, the others in the out-of-turn order may jump in with a
+        card the rulebook's condition allows (the first of each face, sorted by face, with its
+        colors and the call); who does plays it instead, and the card jumped on has no effect."""
+        src, x = self.src, self.x
+        j = self.rules.ir["jump_in"]
+        order = "CLOCKWISE[p]" if self.rules.out_of_turn == "clockwise" else "OTHERS[direction][p]"
+
+        def cond(card):
+            scope = {"me": "q", "_who": "q", "card": card}
+            if "when" in j:
+                with src.from_rule(self.where(j["when"])):
+                    return x.expr(j["when"], scope)
+            return f"(CCOLOR[{card}] == CCOLOR[discard[-1]] and CKIND[{card}] == CKIND[discard[-1]])"
+        src("jumped = False")
+        with src.block(f"for q in {order}:"):
+            src("ok = False")
+            src("fseen = set()")
+            with src.block("for c in hands[q]:"):
+                with src.block("if FACES[c] in fseen:"):
+                    src("continue")
+                src("fseen.add(FACES[c])")
+                with src.block(f"if {cond('c')}:"):
+                    src("ok = True")
+                    src("break")
+            with src.block("if not ok:"):
+                src("continue")
+            src("jopts = []")
+            src("fseen = set()")
+            calls = f"len(hands[q]) - 1 == {literal(self.decl_at)}" if self.decl else "False"
+            src(f"calls = {calls}")
+            with src.block("for c in sorted(hands[q], key=FACES.__getitem__):"):
+                with src.block(f"if FACES[c] in fseen or not {cond('c')}:"):
+                    src("continue")
+                src("fseen.add(FACES[c])")
+                with src.block("for col in (SIDE_COLORS if FUSED[CKIND[c]] else NO_COLORS):"):
+                    src("jopts.append((c, False, col))")
+                    with src.block("if calls:"):
+                        src("jopts.append((c, True, col))")
+            src("decisions += 1")
+            with src.block("if AG[q] == GREEDY:"):          # jumps in, with the call where it can
+                src("m = 0")
+                with src.block("for i in range(len(jopts)):"):
+                    with src.block("if jopts[i][1]:"):
+                        src("m = i")
+                        src("break")
+            with src.block("else:"):
+                src("m = int(arnd() * (len(jopts) + 1))")
+            with src.block("if m == len(jopts):"):
+                src("continue")
+            src("card, call, given = jopts[m]")
+            src("if log is not None: EV_JUMP_IN(log, round_no, q, card)")
+            src("p = q")
+            src("hand = hands[p]")
+            src("just_drawn = False")
+            src("jumped = True")
+            src("break")
 
     def turn_draw(self, turn):
         src, r = self.src, self.rules

@@ -125,7 +125,8 @@ def tables(game, program) -> dict:
 
     ns = {
         "__builtins__": {"range": range, "len": len, "int": int, "min": min, "max": max, "sum": sum, "any": any,
-                         "all": all, "next": next, "tuple": tuple, "enumerate": enumerate, "float": float, "set": set, "bool": bool, "reversed": reversed, "list": list},
+                         "all": all, "next": next, "tuple": tuple, "enumerate": enumerate, "float": float, "set": set,
+                         "sorted": sorted, "bool": bool, "reversed": reversed, "list": list},
         "RANDOM": random.Random, "N": n, "NCARDS": st.ncards, "CCOLOR": st.ccolor, "CKIND": st.ckind,
         "CMASK": cmask, "FACES": faces, "NOPT": [len(o) for o in opts],
         "VCOLOR": [tuple(a.color for a in o) for o in opts], "VCALL": [tuple(a.call for a in o) for o in opts],
@@ -168,6 +169,9 @@ def tables(game, program) -> dict:
         "EV_TAKE_BACK": lambda log, r_, p, card: ev(log, r_, "take_back", player=p, card=names[card]),
         "REACT_TO": [[k.id in x.to for k in r.kinds] for x in r.reactions],
         "REACT_WITH": [[k.id in x.with_ for k in r.kinds] for x in r.reactions],
+        "EV_JUMP_IN": lambda log, r_, q, card: ev(log, r_, "jump_in", player=q, card=names[card]),
+        "CLOCKWISE": [tuple((p + k) % n for k in range(1, n)) for p in range(n)],
+        "FUSED": r.fused_color, "NO_COLORS": (None,),
         "EV_SWAP_HANDS": lambda log, r_, p, q: ev(log, r_, "swap_hands", player=p, other=q),
         "EV_PASS_HANDS": lambda log, r_, d: ev(log, r_, "pass_hands",
                                                direction="clockwise" if d == 1 else "counterclockwise"),
