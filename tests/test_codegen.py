@@ -86,7 +86,9 @@ def test_every_shipped_rulebook_module_and_custom_card_runs_generated_or_says_wh
 
 # ---- fuzzed rulebooks: random combinations of what the generator covers -----------------------
 
-EFFECTS = ["choose other player\n    swap hands with chosen", "pass hands", "pass hands counterclockwise",
+EFFECTS = ["add 1 to hits", "if me.hits > 2 { draw 1 }", "set warned", "if warned { reverse }", "add 1 to total",
+           "if total > 6 { clear total\n    next lose turn }", "set hits to me.hand.size", "next add 1 to hits",
+           "choose other player\n    swap hands with chosen", "pass hands", "pass hands counterclockwise",
            "cycle color", "draw until color red", "next perform dance chance 0.3 { draw 1 } else { reverse }",
            "chance luck { good weight 2 { next draw 1 } bad { draw 1 } }",
            "choose player where candidate.hand.size > 2 as victim\n    victim draw 1",
@@ -137,9 +139,14 @@ def fuzzed_rulebook(rng: random.Random) -> str:
     turn = "\n  ".join(turn)
     if "draw until playable" in turn and "drawn card" not in turn:
         turn += "\n  drawn card must play"
+    memory = "\n".join(["counter hits per player" + rng.choice(["", " reset each round", " reset after next turn",
+                                                              " reset each turn"]),
+                        "flag warned" + rng.choice(["", " reset each turn", " reset each round"]),
+                        "counter total" + rng.choice(["", " reset each round"])])
     return f"""rulebook fuzzed
 players 2..8
 colors red yellow green blue
+{memory}
 card 0..9 {{
   number
   points card.rank

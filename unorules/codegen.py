@@ -74,7 +74,7 @@ def check_covered(game):
     for what, present in (("more than one declaration", len(r.declarations) > 1),
                           ("teams", r.teams),
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
-                          ("counters and flags", r.counters), ("a cut at the deal", r.cut is not None),
+                          ("a cut at the deal", r.cut is not None),
                           ("named rules (`rule NAME`)", r.rules),
                           ("several cards at once", r.turn["multi_play"]),
                           ("`draw with`", r.turn.get("draw_with")), ("`draw up to N cards`", r.turn.get("draw_up_to")),

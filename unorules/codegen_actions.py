@@ -10,7 +10,7 @@ from .codegen_expr import NotCovered, literal
 WHY_DRAW, WHY_UNTIL_PLAYABLE, WHY_UNTIL_COLOR = 0, 1, 2
 COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color", "set_color", "redraw", "attack",
                    "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack", "add_penalty", "pass_attack",
-                   "take_back", "choose_player", "swap_hands",
+                   "take_back", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
                    "pass_hands", "cycle_color", "draw_until_color", "perform", "chance"}
 MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
@@ -103,6 +103,8 @@ class RuleActions:
             self.actions(a["actions"], scope)
         elif k in ("resolve_attack", "cancel_attack", "add_penalty", "pass_attack", "take_back"):
             self.attack_action(k, a, scope, p)
+        elif k in ("set_counter", "add_counter", "clear_counter"):
+            self.store(k, a, scope, p)
         elif k == "choose_player":
             self.choose_player(a, scope, p)
         elif k == "swap_hands":
@@ -149,6 +151,58 @@ class RuleActions:
             if self.decl:
                 src("exposed = []")
             src(f"if log is not None: EV_SHUFFLE_HANDS(log, round_no, {p})")
+
+    def store(self, k, a, scope, p):
+        """primitives._store: a counter's or flag's new value (for the performer where it is kept
+        per player, with the turn it was set in), and its event."""
+        src, x = self.src, self.x
+        c = self.compiler.counters[a["counter"]]
+        var, per_player = x.memory[c["name"]], c["per"] == "player"
+        slot = f"{var}[{p}]" if per_player else var
+        if k == "set_counter":
+            value = x.expr(a["value"], scope) if "value" in a else "True"
+        elif k == "add_counter":
+            value = f"{slot} + {x.expr(a['amount'], scope)}"
+        else:
+            value = "False" if c["kind"] == "flag" else "0"
+        src(f"v = {value}")
+        src(f"{slot} = v")
+        if per_player:
+            src(f"set{var}[{p}] = tserial")
+        name = self.text(c["name"])
+        src(f"if log is not None: EV_COUNTER(log, round_no, {name}, v, {p if per_player else 'None'})")
+
+    def reset_memory(self, when: tuple):
+        """State.reset_counter for the counters kept until `when` (turn, round, next_turn)."""
+        for c in self.rules.counters:
+            if c.get("reset") in when:
+                self.reset_counter(c)
+
+    def reset_counter(self, c):
+        var = self.x.memory[c["name"]]
+        empty = "False" if c["kind"] == "flag" else "0"
+        if c["per"] == "player":
+            self.src(f"{var} = [{empty}] * N")
+            self.src(f"set{var} = [-1] * N")
+        else:
+            self.src(f"{var} = {empty}")
+
+    def expire_memory(self):
+        """turns.expire_memory: p's turn begins; values kept for a turn are cleared, and so is a
+        value kept until a player's next turn once that turn (begun after it was set) is over."""
+        src = self.src
+        src("tserial += 1")
+        self.reset_memory(("turn",))
+        for c in self.rules.counters:
+            if c.get("reset") == "next_turn":
+                var = self.x.memory[c["name"]]
+                empty = "False" if c["kind"] == "flag" else "0"
+                if c["per"] != "player":
+                    raise NotCovered("a counter kept for the game until a next turn")
+                with src.block("for q in range(N):"):
+                    with src.block(f"if {var}[q] != {empty} and lastturn[q] > set{var}[q]:"):
+                        src(f"{var}[q] = {empty}")
+        src("lastturn[p] = tserial")
 
     def choose_player(self, a, scope, p):
         """primitives.act_choose_player: the candidates in seat order; none binds nothing (None), one

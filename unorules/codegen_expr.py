@@ -30,6 +30,8 @@ class ExprGen:
     def __init__(self, compiler):
         self.c = compiler                   # compiler.Compiler: its name tables (colors, kinds, options)
         self.fresh = 0
+        # counters and flags: name -> the local that holds it (a value, or a list by seat)
+        self.memory = {c["name"]: f"mem{i}" for i, c in enumerate(compiler.ir.get("counters", []))}
 
     def name_var(self, base: str) -> str:
         self.fresh += 1
@@ -82,8 +84,8 @@ class ExprGen:
 
     def name(self, n: str, scope: dict) -> str:
         c = self.c
-        if n in c.counters:
-            raise NotCovered("counters and flags")
+        if n in c.counters and c.counters[n]["per"] == "game":
+            return self.memory[n]
         if n in scope:
             return scope[n]
         if n == "next":
@@ -120,7 +122,9 @@ class ExprGen:
     def attr(self, e, scope: dict) -> str:
         n = e["name"]
         if n in self.c.counters:
-            raise NotCovered("counters and flags")
+            if self.c.counters[n]["per"] == "player":
+                return f"{self.memory[n]}[{self.expr(e['of'], scope)}]"
+            raise NotCovered(f"`.{n}` of a counter kept for the game")
         if n == "color" and e["of"] == {"kind": "name", "name": "top"}:
             return "CCOLOR[discard[-1]]"
         if n == "kind" and e["of"] == {"kind": "name", "name": "top"}:

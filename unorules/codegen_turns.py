@@ -122,6 +122,10 @@ class TurnFlow:
             src("round_no = 0")
             src("drawn = plays = reshuffles = decisions = turn_decisions = challenges = challenges_won = catches = 0")
             src("exposed = []")
+            src("tserial = 0")
+            src("lastturn = [-1] * N")
+            for c in self.rules.counters:
+                self.reset_counter(c)
             src("turns_per_round = []")
             src("drawn_per_round = []")
             src("winner = None")
@@ -161,6 +165,7 @@ class TurnFlow:
         src("skips = [0] * N")
         src("streak = 0")
         src("override = -1")
+        self.reset_memory(("round", "turn", "next_turn"))
         src("if log is not None: EV_ROUND_START(log, round_no, dealer)")
         # the deal
         hand = r.ir.get("setup", {}).get("hand")
@@ -214,6 +219,8 @@ class TurnFlow:
             if self.decl:
                 with src.block("if exposed:"):
                     src("exposed = []")
+            if self.game.turn_resets:
+                self.expire_memory()
             src("if log is not None: EV_TURN(log, round_no, p)")
             self.triggers("turn_start", {"me": "p", "_who": "p"})
             src("hand = hands[p]")

@@ -172,6 +172,8 @@ def tables(game, program) -> dict:
         "EV_JUMP_IN": lambda log, r_, q, card: ev(log, r_, "jump_in", player=q, card=names[card]),
         "CLOCKWISE": [tuple((p + k) % n for k in range(1, n)) for p in range(n)],
         "FUSED": r.fused_color, "NO_COLORS": (None,),
+        "EV_COUNTER": lambda log, r_, name, v, p: ev(log, r_, "counter", name=program.texts[name], value=v,
+                                                     **({"player": p} if p is not None else {})),
         "EV_SWAP_HANDS": lambda log, r_, p, q: ev(log, r_, "swap_hands", player=p, other=q),
         "EV_PASS_HANDS": lambda log, r_, d: ev(log, r_, "pass_hands",
                                                direction="clockwise" if d == 1 else "counterclockwise"),
