@@ -86,7 +86,11 @@ def test_every_shipped_rulebook_module_and_custom_card_runs_generated_or_says_wh
 
 # ---- fuzzed rulebooks: random combinations of what the generator covers -----------------------
 
-EFFECTS = ["add 1 to hits", "if me.hits > 2 { draw 1 }", "set warned", "if warned { reverse }", "add 1 to total",
+EFFECTS = ["next draw count(each other as q where q.hand.size < 4)",
+           "if sum(each player as q: q.hand.points) > 150 { reverse }",
+           "if most(each other as q: q.hand.size) == next { next draw 1 }",
+           "if max(each other as q: q.hits) >= 2 { play again }",
+           "if fewest(each player as q where q.hand.size > 1: q.score) == me { draw 1 }", "add 1 to hits", "if me.hits > 2 { draw 1 }", "set warned", "if warned { reverse }", "add 1 to total",
            "if total > 6 { clear total\n    next lose turn }", "set hits to me.hand.size", "next add 1 to hits",
            "choose other player\n    swap hands with chosen", "pass hands", "pass hands counterclockwise",
            "cycle color", "draw until color red", "next perform dance chance 0.3 { draw 1 } else { reverse }",
@@ -110,7 +114,9 @@ REACTIONS = ["react to skip with skip if penalty < 6:\n  add 2\n  pass attack to
 TURNS = ["", "draw only when stuck", "drawn card must play", "drawn card is kept", "draw until playable",
          "drawn card must play when card.wild or card.color == current_color", "cap 40 turns"]
 SCORING = ["single round", "winner scores others\n  target 150", "each scores own hand\n  rounds 3",
-           "winner scores others\n  rounds 2"]
+           "winner scores others\n  rounds 2",
+           "winner scores others\n  rounds 3\n  next dealer most(each other as q: q.hand.size)\n  next leader winner",
+           "each scores own hand\n  target 200\n  next dealer winner"]
 
 
 def fuzzed_rulebook(rng: random.Random) -> str:

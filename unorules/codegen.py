@@ -83,7 +83,7 @@ def check_covered(game):
         if present:
             raise NotCovered(what)
     sc = r.scoring
-    for key in ("eliminate_above", "places", "rank_rest_by", "next_dealer", "next_leader"):
+    for key in ("eliminate_above", "places", "rank_rest_by"):
         if sc[key] is not None:
             raise NotCovered(f"the scoring's `{key.replace('_', ' ')}`")
     if sc["to_the_last"]:

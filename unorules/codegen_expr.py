@@ -68,7 +68,30 @@ class ExprGen:
             return f"({left} {BINARY[op]} {right})"
         if k == "call":
             return self.call(e, scope)
+        if k == "aggregate":
+            return self.aggregate(e, scope)
         raise NotCovered(f"the expression `{k}`")
+
+    def aggregate(self, e, scope: dict) -> str:
+        """sum / max / min / count over a loop of players (compiler.aggregate), or the first player
+        with the most / fewest (MOST, FEWEST)."""
+        over, op = e["over"], e["op"]
+        me = scope["me"]
+        q = self.name_var("q")
+        players = f"OTHERS[direction][{me}]" if over["kind"] == "each_other" else f"(({me},) + OTHERS[direction][{me}])"
+        inner = dict(scope, **{over["as"]: q})
+        if "where" in over:
+            players = f"tuple({q} for {q} in {players} if {self.expr(over['where'], inner)})"
+        of = self.expr(e["of"], inner) if "of" in e else "1"
+        if op == "count":
+            return f"sum(1 for {q} in {players})"
+        if op == "sum":
+            return f"sum({of} for {q} in {players})"
+        if op in ("max", "min"):
+            return f"{op}(({of} for {q} in {players}), default=0)"
+        if op in ("most", "fewest"):
+            return f"{op.upper()}([({q}, {of}) for {q} in {players}])"
+        raise NotCovered(f"the aggregate `{op}`")
 
     def truth(self, e, text: str) -> str:
         """`text` as a truth value: as it is where the expression always gives one (a comparison,

@@ -159,6 +159,8 @@ class TurnFlow:
             src("cards.sort()")
             src("pile = cards")
             src("dealer = next_dealer")
+            if self.rules.scoring["next_leader"] is not None:
+                src("leader = next_leader")
         src("shuffle(pile, rnd)")
         src("direction = 1")
         src("color = NO_COLOR")
@@ -166,7 +168,11 @@ class TurnFlow:
         src("streak = 0")
         src("override = -1")
         self.reset_memory(("round", "turn", "next_turn"))
-        src("if log is not None: EV_ROUND_START(log, round_no, dealer)")
+        if self.rules.scoring["next_leader"] is not None:
+            with src.block("if round_no == 1:"):
+                src("leader = None")
+        src("if log is not None: EV_ROUND_START(log, round_no, dealer, "
+            f"{'leader' if self.rules.scoring['next_leader'] is not None else 'None'})")
         # the deal
         hand = r.ir.get("setup", {}).get("hand")
         with src.from_rule(self.where(hand) if hand else None):
@@ -188,7 +194,10 @@ class TurnFlow:
             src("color = CCOLOR[card]")
             src("first_card = True")
             src("streak = 1")
-            src("current = first = dealer")
+            if self.rules.scoring["next_leader"] is not None:     # rounds.opener: the seat before the leader
+                src("current = first = dealer if leader is None else (leader - direction) % N")
+            else:
+                src("current = first = dealer")
             src("redraw = False")
             src("if log is not None: EV_TURN_UP(log, round_no, card)")
             src("k = CKIND[card]")
@@ -436,7 +445,16 @@ class TurnFlow:
             src("gained = [(winner, sum(POINTS[c] for q in range(N) if q != winner for c in hands[q]))]")
         with src.block("for q, g in gained:"):
             src("scores[q] += g")
-        src("next_dealer = (dealer + 1) % N")
+        ir_sc = self.rules.ir.get("scoring", {})
+        env = {"me": "winner", "_who": "winner", "winner": "winner"}
+        if sc["next_dealer"] is not None:
+            with src.from_rule(self.where(ir_sc["next_dealer"])):
+                src(f"next_dealer = SEAT({self.x.expr(ir_sc['next_dealer'], env)})")
+        else:
+            src("next_dealer = (dealer + 1) % N")
+        if sc["next_leader"] is not None:
+            with src.from_rule(self.where(ir_sc["next_leader"])):
+                src(f"next_leader = SEAT({self.x.expr(ir_sc['next_leader'], env)})")
         src(f"if log is not None: EV_ROUND_END(log, round_no, winner, {literal(REASON_WIN)})")
         with src.block("if log is not None:"):
             with src.block("for q, g in gained:"):

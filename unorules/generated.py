@@ -83,6 +83,15 @@ class Program:
         return RuleRuntimeError(e.args[0], where) if where else e
 
 
+def extreme(pairs, most: bool):
+    """compiler.aggregate's most / fewest: the first player with the best value (None if none)."""
+    found, best = None, None
+    for q, v in pairs:
+        if found is None or (v > best if most else v < best):
+            found, best = q, v
+    return found
+
+
 def chance_pick(texts):
     """The outcome random.choices picks with the engine's chance node: weights normalised to
     probabilities, one draw from the game's generator (primitives.act_chance, play_one)."""
@@ -120,6 +129,11 @@ def tables(game, program) -> dict:
         order = [(dealer + 1 + i) % n for i in range(n)]
         ev(log, r_, "deal", hand=size, hands={str(q): card_names(hands[q]) for q in order})
 
+    def seat(q):                    # rounds._seat
+        if not isinstance(q, int) or isinstance(q, bool) or not 0 <= q < n:
+            raise RuleRuntimeError(f"the next dealer or leader must be a player, not {q!r}")
+        return q
+
     def divide(a, b):
         return a // b if isinstance(a, int) and isinstance(b, int) and b else (a / b if b else 0)
 
@@ -152,7 +166,9 @@ def tables(game, program) -> dict:
         "MODULO": lambda a, b: a % b if b else 0,
         "OUTCOME_NAMES": OUTCOMES, "ERROR": "error",
         "RESULT": lambda *fields: GameRecord(game, *fields),
-        "EV_ROUND_START": lambda log, r_, dealer: ev(log, r_, "round_start", dealer=dealer),
+        "EV_ROUND_START": lambda log, r_, dealer, leader: ev(log, r_, "round_start", dealer=dealer,
+                                                             **({"leader": leader} if leader is not None else {})),
+        "SEAT": seat, "MOST": lambda pairs: extreme(pairs, True), "FEWEST": lambda pairs: extreme(pairs, False),
         "EV_DEAL": deal,
         "EV_TURN_UP": lambda log, r_, card: ev(log, r_, "turn_up", card=names[card]),
         "EV_TURN": lambda log, r_, p: ev(log, r_, "turn", player=p),
