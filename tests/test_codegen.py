@@ -86,7 +86,8 @@ def test_every_shipped_rulebook_module_and_custom_card_runs_generated_or_says_wh
 
 # ---- fuzzed rulebooks: random combinations of what the generator covers -----------------------
 
-EFFECTS = ["next draw count(each other as q where q.hand.size < 4)",
+EFFECTS = ["next do punish", "do punish", "each other do punish",
+           "next chance coin { heads { draw 1 } tails { lose turn } }", "next draw count(each other as q where q.hand.size < 4)",
            "if sum(each player as q: q.hand.points) > 150 { reverse }",
            "if most(each other as q: q.hand.size) == next { next draw 1 }",
            "if max(each other as q: q.hits) >= 2 { play again }",
@@ -149,6 +150,7 @@ def fuzzed_rulebook(rng: random.Random) -> str:
                                                               " reset each turn"]),
                         "flag warned" + rng.choice(["", " reset each turn", " reset each round"]),
                         "counter total" + rng.choice(["", " reset each round"])])
+    memory += "\nrule punish:\n  draw 1\n  " + rng.choice(["lose turn", "reverse", "if me.hand.size > 5 { lose turn }"])
     return f"""rulebook fuzzed
 players 2..8
 colors red yellow green blue

@@ -75,7 +75,6 @@ def check_covered(game):
                           ("teams", r.teams),
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
                           ("a cut at the deal", r.cut is not None),
-                          ("named rules (`rule NAME`)", r.rules),
                           ("several cards at once", r.turn["multi_play"]),
                           ("`draw with`", r.turn.get("draw_with")), ("`draw up to N cards`", r.turn.get("draw_up_to")),
                           ("cards playable at any time", game.any_time_kinds),
@@ -117,6 +116,7 @@ class Generator(RuleActions, AttackWindows, TurnFlow):
         self.x = ExprGen(self.compiler)
         self.src = Source()
         self.agents = agents
+        self.doing: list[str] = []           # the named rules being inlined (`do NAME`), innermost last
         self.kind_now = None                 # the kind whose rules are being generated (an attack's kind)
         decl = game.declaration
         self.decl = decl is not None         # `declare NAME at N cards`: calls, exposure and catching

@@ -10,7 +10,7 @@ from .codegen_expr import NotCovered, literal
 WHY_DRAW, WHY_UNTIL_PLAYABLE, WHY_UNTIL_COLOR = 0, 1, 2
 COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color", "set_color", "redraw", "attack",
                    "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack", "add_penalty", "pass_attack",
-                   "take_back", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
+                   "take_back", "do", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
                    "pass_hands", "cycle_color", "draw_until_color", "perform", "chance"}
 MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
@@ -41,14 +41,14 @@ class RuleActions:
                 inner = dict(scope)
                 if subj.get("as"):
                     inner[subj["as"]] = q
-                if subj.get("as") or k in ("if", "group"):
+                if subj.get("as") or k in ("if", "group", "do", "perform", "chance"):
                     inner["_who"] = q
                     inner["_given"] = None
                 self.act(a, inner, q)
             return
         p = self.x.name_var("p")
         self.src(f"{p} = {self.x.expr(subj, scope)}")
-        if k in ("if", "group"):
+        if k in ("if", "group", "do", "perform", "chance"):       # compiler.BLOCK_KINDS: the subject performs them
             scope = dict(scope, _who=p, _given=None)
         self.act(a, scope, p)
 
@@ -103,6 +103,14 @@ class RuleActions:
             self.actions(a["actions"], scope)
         elif k in ("resolve_attack", "cancel_attack", "add_penalty", "pass_attack", "take_back"):
             self.attack_action(k, a, scope, p)
+        elif k == "do":                      # a named rule, inlined (its env is the doer's)
+            name = a["rule"]
+            if name in self.doing:
+                raise NotCovered("a named rule that does itself")
+            body = next(r["actions"] for r in self.rules.ir.get("rules", []) if r["name"] == name)
+            self.doing.append(name)
+            self.actions(body, scope)
+            self.doing.pop()
         elif k in ("set_counter", "add_counter", "clear_counter"):
             self.store(k, a, scope, p)
         elif k == "choose_player":
