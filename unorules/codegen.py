@@ -153,14 +153,7 @@ def _walk_nodes(node):
 
 def _walk_names(node):
     """Every name node of an IR tree."""
-    if isinstance(node, dict):
-        if node.get("kind") == "name" and isinstance(node.get("name"), str):
-            yield node
-        for v in node.values():
-            yield from _walk_names(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _walk_names(v)
+    return (n for n in _walk_nodes(node) if n.get("kind") == "name" and isinstance(n.get("name"), str))
 
 
 def generate(game, agents: tuple = ("random",)) -> Source:

@@ -87,11 +87,7 @@ class AttackWindows:
         src = self.src
         src("decisions += 1")
         with src.block(f"if AG[{atk['t']}] == GREEDY:"):
-            src("j = 0")
-            with src.block("for m in range(len(ropts)):"):
-                with src.block("if ropts[m][1]:"):
-                    src("j = m")
-                    src("break")
+            self.first_call("ropts", 1, "j")
         with src.block("else:"):
             src("j = int(arnd() * (len(ropts) + 1))")
 

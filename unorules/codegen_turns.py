@@ -353,11 +353,7 @@ class TurnFlow:
                         src("jopts.append((c, True, col))")
             src("decisions += 1")
             with src.block("if AG[q] == GREEDY:"):          # jumps in, with the call where it can
-                src("m = 0")
-                with src.block("for i in range(len(jopts)):"):
-                    with src.block("if jopts[i][1]:"):
-                        src("m = i")
-                        src("break")
+                self.first_call("jopts", 1, "m")
             with src.block("else:"):
                 src("m = int(arnd() * (len(jopts) + 1))")
             with src.block("if m == len(jopts):"):
@@ -369,6 +365,16 @@ class TurnFlow:
             src("just_drawn = False")
             src("jumped = True")
             src("break")
+
+    def first_call(self, opts: str, at: int, out: str):
+        """Greedy's answer out of turn (agents.py): max(answers, key=call), the first with the call
+        (its flag at index `at` of each option), else the first."""
+        src = self.src
+        src(f"{out} = 0")
+        with src.block(f"for i in range(len({opts})):"):
+            with src.block(f"if {opts}[i][{literal(at)}]:"):
+                src(f"{out} = i")
+                src("break")
 
     def turn_draw(self, turn):
         src, r = self.src, self.rules
