@@ -59,6 +59,11 @@ def test_cli_backend_ray_gives_the_totals_of_one_worker(ray):
     assert a == b
 
 
+def test_workers_with_the_ray_backend_are_said_to_be_ignored(ray):
+    code, out, err = run_cli("simulate", "classic", "-n", "8", "--backend", "ray", "--workers", "3")
+    assert code == 0 and "--workers is ignored" in err
+
+
 def test_address_needs_the_ray_backend():
     code, out, err = run_cli("simulate", "classic", "-n", "5", "--address", "auto")
     assert code == 2 and "--backend ray" in err

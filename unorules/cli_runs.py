@@ -60,6 +60,8 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
              "(--workers is ignored)", err=True)
     if backend == "ray" and events:
         raise click.UsageError("--events writes one file in order, here: it cannot be used with --backend ray")
+    if backend == "ray" and workers:
+        echo("note: with --backend ray the cluster's CPUs play the games (--workers is ignored)", err=True)
     if address and backend != "ray":
         raise click.UsageError("--address names a Ray cluster: use it with --backend ray")
     spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
