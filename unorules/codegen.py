@@ -9,11 +9,11 @@ names for the event log) are objects given to the code when it is loaded (genera
 text in it. Each line that comes from a rule is mapped to the rule's file:line:col (`where`), so a
 runtime error in generated code names the rulebook as the engine would.
 
-The mixins hold the two halves: codegen_actions.py the rule actions, codegen_turns.py the round and
-turn flow; codegen_expr.py the expressions. What the generator does not translate (counters,
-triggers, reactions, jumping in, several piles or sides, teams, the search agent, ...) raises
-NotCovered: `coverage()`
-gives the reason and simulation falls back to the engine, saying so."""
+The mixins hold the parts: codegen_actions.py the rule actions, codegen_attacks.py the attack
+windows, codegen_turns.py the round and turn flow; codegen_expr.py the expressions. What the
+generator does not translate (several piles or sides, teams, cards playable at any time, `may
+play`, choices of options, numbers and kinds, giving and taking cards, the search agent, ...)
+raises NotCovered: `coverage()` gives the reason and simulation falls back to the engine, saying so."""
 from __future__ import annotations
 
 from contextlib import contextmanager
