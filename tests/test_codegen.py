@@ -345,3 +345,16 @@ def test_not_covered_is_a_reason_in_words():
     assert coverage(make_game(RunSpec("flip", players=2)), ("random",) * 2) == "double-faced cards"
     with pytest.raises(NotCovered):
         Program(make_game(RunSpec("rlcard", players=2)), ("ismcts", "random"))
+
+
+def test_an_events_file_written_by_generated_code_is_the_engines_byte_for_byte(tmp_path):
+    files = []
+    for simulator in ("generated", "engine"):
+        path = tmp_path / f"{simulator}.jsonl"
+        code, out, err = run_cli("simulate", "official", "-n", "12", "-p", "3", "--agents", "greedy,random_play",
+                                 "--rounds", "rulebook", "--events", path, "--simulator", simulator)
+        assert code == 0, err
+        files.append(path.read_bytes())
+    assert files[0] == files[1] and files[0].count(b"\n") > 1000
+    code, out, err = run_cli("replay", tmp_path / "generated.jsonl")
+    assert code == 0 and "every event replays the same" in out
