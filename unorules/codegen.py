@@ -101,18 +101,11 @@ def check_agents(agents):
 
 class Generator(RuleActions, AttackWindows, TurnFlow):
     def __init__(self, game, agents):
-        from .compiler import Compiler
-        from .loader import Rulebook
-        from .spans import Spans
         self.game = game
         self.rules = game.rules
-        rb = game.rules.rulebook
-        if rb is None:                     # a game rebuilt from its IR (a pickle): checked again, no spans
-            from .checker import check
-            rb = Rulebook(game.rules.name, game.rules.ir, {}, Spans())
-            check(rb)
-        self.compiler = Compiler(rb, dict(game.rules.options))      # its name tables and `where`
-        self.compiler.compile()
+        self.compiler = game.rules.compiler          # its name tables and `where`
+        if self.compiler is None:                    # rules compiled by hand, not by compile_rulebook
+            raise NotCovered("rules not made by compile_rulebook")
         self.x = ExprGen(self.compiler)
         self.src = Source()
         self.agents = agents

@@ -122,27 +122,35 @@ class AttackWindows:
             with src.block(f"{'if' if i == 0 else 'elif'} {rx} == {literal(i)}:"):
                 self.actions(ir_r["actions"], dict(scope))
 
-    def place(self, p: str, card: str, legal: str):
-        """table.place for a card played outside the turn's play (an answer to an attack)."""
+    def place(self, p: str, card: str, legal: str | None, *, hand: str | None = None, kind: str | None = None,
+              current: bool = True):
+        """table.place: the card leaves p's hand (`hand`: a local holding it) for the pile, with the
+        streak, the color, the counts and the declaration's exposure or call; `legal` (where given)
+        is whether its kind's `legal when` allowed it, judged before it leaves the hand. The turn's
+        play, a card jumped in with and an answer to an attack all go through here."""
         src = self.src
-        self.legal_of(card, p, legal)
+        hand = hand or f"hands[{p}]"
+        kind = kind or f"CKIND[{card}]"
+        if legal is not None:
+            self.legal_of(card, p, legal)
         if self.reads("streak"):
-            src(f"streak = streak + 1 if CKIND[discard[-1]] == CKIND[{card}] else 1")
-        src(f"hands[{p}].remove({card})")
+            src(f"streak = streak + 1 if CKIND[discard[-1]] == {kind} else 1")
+        src(f"{hand}.remove({card})")
         src(f"discard.append({card})")
         src(f"c = CCOLOR[{card}]")
         with src.block("if c != NO_COLOR:"):
             src("color = c")
         if self.reads("first_card"):
             src("first_card = False")
-        src(f"current = {p}")
+        if current:
+            src(f"current = {p}")
         src("plays += 1")
         if self.game.track_kinds:
-            with src.block(f"if TRACKED[CKIND[{card}]]:"):
+            with src.block(f"if TRACKED[{kind}]:"):
                 src(f"tracked.add({p})")
         if self.decl:
             src(f"if {p} in exposed: exposed.remove({p})")
-            with src.block(f"if len(hands[{p}]) == {literal(self.decl_at)}:"):
+            with src.block(f"if len({hand}) == {literal(self.decl_at)}:"):
                 with src.block("if call:"):
                     src(f"if log is not None: EV_UNO(log, round_no, {p})")
                 with src.block("else:"):

@@ -262,34 +262,10 @@ class TurnFlow:
                 src("while True:")
                 src.depth += 1
             src("k = CKIND[card]")
-            if self.challenges:              # judged as the card is placed, before it leaves the hand
-                self.legal_of("card", "p", "legal_play")
+            if self.challenges:              # a challenge asks whether the play was legal
                 scope["legal_play"] = "legal_play"
-            if self.reads("streak"):
-                src("streak = streak + 1 if CKIND[discard[-1]] == k else 1")
-            src("hand.remove(card)")
-            src("discard.append(card)")
-            src("c = CCOLOR[card]")
-            with src.block("if c != NO_COLOR:"):
-                src("color = c")
-            if self.reads("first_card"):
-                src("first_card = False")
-            if jump:
-                src("current = p")
-            src("plays += 1")
-            if self.game.track_kinds:
-                with src.block("if TRACKED[k]:"):
-                    src("tracked.add(p)")
-            if self.decl:
-                src("if p in exposed: exposed.remove(p)")
-                with src.block(f"if len(hand) == {literal(self.decl_at)}:"):
-                    with src.block("if call:"):
-                        src("if log is not None: EV_UNO(log, round_no, p)")
-                    with src.block("else:"):
-                        src("exposed.append(p)")
-                src("if log is not None: EV_PLAY(log, round_no, p, card, call)")
-            else:
-                src("if log is not None: EV_PLAY(log, round_no, p, card, False)")
+            self.place("p", "card", "legal_play" if self.challenges else None, hand="hand", kind="k", current=jump)
+            src(f"if log is not None: EV_PLAY(log, round_no, p, card, {'call' if self.decl else 'False'})")
             if jump:
                 self.jump_window()
                 with src.block("if jumped:"):

@@ -90,7 +90,7 @@ class Compiled:
     plain_match: list[bool] = field(default_factory=list)   # kind -> playable by matching alone (no rule)
     wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
     counters: list[dict] = field(default_factory=list)      # counter and flag declarations
-    rulebook: object = field(default=None, repr=False, compare=False)   # the checked Rulebook (loader)
+    compiler: object = field(default=None, repr=False, compare=False)   # the Compiler that made these (codegen)
 
 
 class Compiler:
@@ -467,6 +467,7 @@ def _walk(actions):
 
 
 def compile_rulebook(rulebook, options: dict | None = None) -> Compiled:
-    compiled = Compiler(rulebook, options).compile()
-    compiled.rulebook = rulebook         # its spans: the code generator maps generated lines to rules
+    compiler = Compiler(rulebook, options)
+    compiled = compiler.compile()
+    compiled.compiler = compiler         # its name tables and the rules' places (spans): the code generator's
     return compiled

@@ -64,22 +64,21 @@ class Program:
     def play(self, seed: int, names, log: bool = False) -> GameRecord:
         return self._play(seed, tuple(AGENT_CODES[n] for n in names), [] if log else None, set())
 
-    def rule_failed(self, e: Exception) -> RuleRuntimeError:
-        """A Python error inside generated code, as the engine reports it: naming the rule."""
+    def rule_of(self, e: Exception) -> str | None:
+        """The rule (file:line:col) of the innermost generated line the error passed through."""
         where = None
         for frame, line in traceback.walk_tb(e.__traceback__):
             if frame.f_code.co_filename == self.filename and 0 < line <= len(self.where):
                 where = self.where[line - 1] or where
-        return RuleRuntimeError(f"the rule failed: {e}", where)
+        return where
+
+    def rule_failed(self, e: Exception) -> RuleRuntimeError:
+        """A Python error inside generated code, as the engine reports it: naming the rule."""
+        return RuleRuntimeError(f"the rule failed: {e}", self.rule_of(e))
 
     def rule_where(self, e: RuleRuntimeError) -> RuleRuntimeError:
         """A rule's runtime error as the engine's `bind` reports it: with the rule's file:line:col."""
-        if e.where is not None:
-            return e
-        where = None
-        for frame, line in traceback.walk_tb(e.__traceback__):
-            if frame.f_code.co_filename == self.filename and 0 < line <= len(self.where):
-                where = self.where[line - 1] or where
+        where = None if e.where is not None else self.rule_of(e)
         return RuleRuntimeError(e.args[0], where) if where else e
 
 
