@@ -4,9 +4,11 @@ says so, holds no rulebook text in its source, and names the rule in a runtime e
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 import json
 import linecache
 import random
+import statistics
 import tokenize
 import traceback
 from pathlib import Path
@@ -16,7 +18,9 @@ import pytest
 from helpers import ROOT, run_cli
 from unorules.codegen_expr import NotCovered
 from unorules.generated import Program
+from unorules.codegen import coverage
 from unorules.simulation import RunSpec, game_seed, make_game, play_one, run_range, seat_agents, simulator_for
+from unorules.stats import Summary
 
 SHIPPED = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.uno"))
 MODULES = sorted(p.stem for p in (ROOT / "rulebooks" / "modules").glob("*.uno"))
@@ -26,7 +30,9 @@ AGENT_MIXES = [("random",), ("random_play",), ("greedy",), ("random_play", "gree
 
 def same_games(spec: RunSpec, games: int = 40):
     """Generated code and the engine, game by game: every event (the deal and every draw among
-    them) byte for byte, and the summaries."""
+    them) byte for byte, and the summaries. Where hands counted per face cover the rules too, they
+    play their reference's games (same_as_reference)."""
+    spec = replace(spec, simulator="generated")
     game = make_game(spec, log_events=True)
     program, why = simulator_for(game, spec)
     assert program is not None, why
@@ -41,7 +47,36 @@ def same_games(spec: RunSpec, games: int = 40):
     generated = run_range(spec, 0, games).as_dict(spec.players)
     interpreted = run_range(RunSpec(**{**spec.__dict__, "simulator": "engine"}), 0, games).as_dict(spec.players)
     assert generated == interpreted
+    same_as_reference(game, spec, games)
     return program
+
+
+def same_as_reference(game, spec: RunSpec, games: int):
+    """Hands counted per face (simulate's default) against their reference run, the generated
+    code that keeps lists of cards in the same face order: byte-identical event logs and equal
+    summaries. Returns the counted program, or None where counting does not cover the rules
+    (then the reason names it)."""
+    names = tuple(seat_agents(spec))
+    try:
+        counted = Program(game, names, "counted")
+    except NotCovered as e:
+        assert "counted per face" in str(e) or coverage(game, names) is not None, e
+        return None
+    reference = Program(game, names, "faces")
+    a_sum, b_sum = Summary(), Summary()
+    for i in range(games):
+        seed = game_seed(spec.seed, i)
+        a, b = reference.play(seed, names, log=True), counted.play(seed, names, log=True)
+        assert json.dumps(a.log) == json.dumps(b.log), f"game {i} differs"
+        assert (a.counts, a.outcome, a.winner, a.scores, a.turns_per_round) == \
+            (b.counts, b.outcome, b.winner, b.scores, b.turns_per_round)
+        quiet = counted.play(seed, names)            # and without the log, the same game
+        assert (quiet.counts, quiet.winner, quiet.scores) == (b.counts, b.winner, b.scores)
+        a_sum.add_game(a, names)
+        b_sum.add_game(b, names)
+    assert a_sum.as_dict(spec.players) == b_sum.as_dict(spec.players)
+    assert run_range(replace(spec, simulator="counted"), 0, games).as_dict(spec.players) == b_sum.as_dict(spec.players)
+    return counted
 
 
 @pytest.mark.parametrize("agents", AGENT_MIXES)
@@ -227,15 +262,56 @@ def test_simulator_generated_refuses_what_it_cannot_generate():
     assert code == 2 and "cannot run as generated code" in err and "double-faced cards" in err
 
 
-def test_the_three_simulators_give_the_same_totals():
-    outs = []
-    for simulator in ("auto", "generated", "engine"):
+def test_generated_code_and_the_engine_give_the_same_totals_and_auto_counts_hands():
+    outs, used = [], []
+    for simulator in ("generated", "engine", "auto", "counted"):
         code, out, err = run_cli("simulate", "rlcard", "-n", "50", "-p", "3", "--agents", "random_play,random",
                                  "--json", "--simulator", simulator, "-w", "1")
         d = json.loads(out)
-        d.pop("seconds"), d.pop("simulator")
+        d.pop("seconds")
+        used.append(d.pop("simulator"))
         outs.append(d)
-    assert outs[0] == outs[1] == outs[2]
+    assert outs[0] == outs[1] and outs[2] == outs[3]
+    assert outs[0] != outs[2]                   # counted hands draw their own random stream
+    assert used[2] == used[3] and "hands counted per face" in used[2] and "engine's games" in used[0]
+
+
+def test_auto_says_why_hands_are_not_counted_where_they_cannot_be():
+    # defend_two's guilty wild draw four goes back to the hand: which copy of the face it was is the
+    # discard pile's order, which hands counted per face do not keep
+    code, out, err = run_cli("simulate", "classic", "--include", "defend_two", "-n", "20", "-w", "1")
+    assert code == 0, err
+    assert "simulator: generated Python, the engine's games" in out
+    assert "hands counted per face do not cover `take back` with hands counted per face" in out
+    code, out, err = run_cli("simulate", "classic", "--include", "defend_two", "-n", "5", "--simulator", "counted")
+    assert code == 2 and "cannot run as counted code" in err and "`take back`" in err
+
+
+def counted_against_engine(spec: RunSpec, games: int = 20_000):
+    """Counted hands play the engine's distribution of games: decisions per game and seat 0's
+    win rate within 3 standard errors of the engine's, over `games` games each."""
+    runs = {}
+    for simulator in ("counted", "engine"):
+        decisions, wins = [], []
+
+        def record(s, decisions=decisions, wins=wins):
+            decisions.append(s.counts["decisions"])
+            wins.append(1 if s.winner == 0 else 0)
+        run_range(replace(spec, simulator=simulator), 0, games, on_game=record)
+        runs[simulator] = (decisions, wins)
+    (dc, wc), (de, we) = runs["counted"], runs["engine"]
+    se = (statistics.variance(dc) / games + statistics.variance(de) / games) ** 0.5
+    z_decisions = (statistics.mean(dc) - statistics.mean(de)) / se
+    pc, pe = sum(wc) / games, sum(we) / games
+    z_seat0 = (pc - pe) / ((pc * (1 - pc) + pe * (1 - pe)) / games) ** 0.5
+    assert abs(z_decisions) < 3 and abs(z_seat0) < 3, (z_decisions, z_seat0)
+    assert dc != de                             # not the engine's games: its own random stream
+
+
+@pytest.mark.parametrize("name, agents", [("rlcard", ("random",)), ("official", ("random_play",)),
+                                          ("official", ("greedy",))])
+def test_counted_hands_play_the_engines_distribution_of_games(name, agents):
+    counted_against_engine(RunSpec(name, players=4, seed=5, agents=agents, rounds="single"))
 
 
 def test_compile_emit_python_prints_the_source_simulate_runs():
@@ -244,6 +320,9 @@ def test_compile_emit_python_prints_the_source_simulate_runs():
     game = make_game(RunSpec("rlcard", players=3))
     assert out == Program(game, ("random_play",) * 3).source
     compile(out, "<emitted>", "exec")
+    code, counted, err = run_cli("compile", "rlcard", "--emit", "python", "-p", "3", "--agents", "random_play", "--counted")
+    assert code == 0 and counted == Program(game, ("random_play",) * 3, "counted").source != out
+    assert "hm[p] & FACES_TO" in counted and "hands[" not in counted
     code, out, err = run_cli("compile", "flip", "--emit", "python")
     assert code == 1 and "double-faced cards" in err and "Traceback" not in err
 
@@ -290,15 +369,22 @@ deck {{
 
 
 def test_hostile_names_and_strings_cannot_change_the_generated_source(tmp_path):
-    sources = []
+    sources, counted = [], []
     for names in (BENIGN, HOSTILE):
         path = tmp_path / f"{len(sources)}.uno"
         path.write_text(named_rulebook(names), encoding="utf-8")
         spec = RunSpec(str(path), players=3, agents=("random",), rounds="single")
         program = same_games(spec, games=10)             # it runs, and plays the engine's games
         sources.append(program.source)
-    assert sources[0] == sources[1]                      # the same shape, byte for byte
-    tokens = list(tokenize.generate_tokens(io.StringIO(sources[1]).readline))
+        counted.append(Program(program.game, ("random",) * 3, "counted").source)
+    assert sources[0] == sources[1] and counted[0] == counted[1]     # the same shape, byte for byte
+    assert "FMASK" in counted[1]              # the wild's face predicate became a table of face masks
+    for source in (sources[1], counted[1]):
+        assert_only_made_names(source)
+
+
+def assert_only_made_names(source: str):
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     assert not [t for t in tokens if t.type == tokenize.STRING]          # no text literal at all
     names = {t.string for t in tokens if t.type == tokenize.NAME}
     for word in ("import", "os", "system", "exec", "eval", "__import__", "__builtins__", "lambda"):
@@ -322,13 +408,16 @@ class Boom(list):
         raise IndexError("boom")
 
 
-def test_a_runtime_error_in_generated_code_names_the_rule_it_came_from():
+@pytest.mark.parametrize("representation", ["cards", "counted"])
+def test_a_runtime_error_in_generated_code_names_the_rule_it_came_from(representation):
     game = make_game(RunSpec("rlcard", players=2))
-    program = Program(game, ("random", "random"))
+    program = Program(game, ("random", "random"), representation)
     defaults = dict(zip(program._play.__code__.co_varnames[4:program._play.__code__.co_argcount],
                         program._play.__defaults__))
     defaults["WILD"] = Boom(defaults["WILD"])           # `card.wild` now fails wherever a rule reads it
-    program._play.__defaults__ = tuple(defaults.values())
+    program._play.__defaults__ = program._play_quiet.__defaults__ = tuple(defaults.values())
+    for table in [t for t in program._play.__globals__ if t.startswith("FMASK")]:
+        program._play.__globals__[table] = Boom()       # where the wild's rule became a table of face masks
     records = [program.play(seed, ["random"] * 2) for seed in range(40)]
     failed = [r for r in records if r.outcome == "error"]
     assert failed
@@ -345,6 +434,8 @@ def test_not_covered_is_a_reason_in_words():
     assert coverage(make_game(RunSpec("flip", players=2)), ("random",) * 2) == "double-faced cards"
     with pytest.raises(NotCovered):
         Program(make_game(RunSpec("rlcard", players=2)), ("ismcts", "random"))
+    with pytest.raises(ValueError):           # code generated for some agents plays only those
+        Program(make_game(RunSpec("rlcard", players=2)), ("random", "random")).play(1, ("greedy", "greedy"))
 
 
 def test_an_events_file_written_by_generated_code_is_the_engines_byte_for_byte(tmp_path):
@@ -358,3 +449,20 @@ def test_an_events_file_written_by_generated_code_is_the_engines_byte_for_byte(t
     assert files[0] == files[1] and files[0].count(b"\n") > 1000
     code, out, err = run_cli("replay", tmp_path / "generated.jsonl")
     assert code == 0 and "every event replays the same" in out
+
+
+def test_an_events_file_of_counted_hands_says_so_and_replays_with_them(tmp_path):
+    path = tmp_path / "counted.jsonl"
+    code, out, err = run_cli("simulate", "official", "-n", "12", "-p", "3", "--agents", "greedy,random_play",
+                             "--rounds", "rulebook", "--events", path)
+    assert code == 0, err
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["simulator"] == "counted" and len(lines) > 1000
+    code, out, err = run_cli("replay", path)
+    assert code == 0 and "every event replays the same" in out
+    k = next(k for k, line in enumerate(lines) if '"type":"turn","round":1,"player":1' in line)
+    seq = json.loads(lines[k])["seq"]
+    lines[k] = lines[k].replace('"player":1', '"player":2')          # a tampered file does not replay
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run_cli("replay", path)
+    assert code != 0 and f"game 0, event {seq}" in (out + err)

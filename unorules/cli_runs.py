@@ -15,9 +15,11 @@ from .errors import RulebookError, UnorulesError
 from .summary_text import compare_table, summary_text, variant_label, variant_of
 
 SIMULATOR_OPTION = click.option(
-    "--simulator", type=click.Choice(["auto", "generated", "engine"]), default="auto", show_default=True,
-    help="Who plays the games: generated Python where the code generator covers the rules and agents "
-         "(the same games, faster), else the engine; or insist on one.")
+    "--simulator", type=click.Choice(["auto", "counted", "generated", "engine"]), default="auto", show_default=True,
+    help="Who plays the games. counted: generated Python holding hands as counts per face (the fastest; "
+         "the engine's rules and distribution of games, its own random stream); generated: generated Python "
+         "that plays the engine's very games; engine: the interpreter. auto: the first of these that covers "
+         "the rules and agents.")
 
 
 @cli.command(short_help="Simulate many games and summarise them.")
@@ -191,8 +193,12 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
 
 
 def _simulator_line(program, why) -> str:
+    if program is not None and program.representation == "counted":
+        return ("generated Python, hands counted per face: the engine's rules, its own random stream "
+                "(`unorules compile RULEBOOK --emit python --counted` shows it)")
     if program is not None:
-        return "generated Python (`unorules compile RULEBOOK --emit python` shows it)"
+        return ("generated Python, the engine's games (`unorules compile RULEBOOK --emit python` shows it)"
+                + (f"; {why}" if why else ""))
     return "the engine (--simulator engine)" if why == "asked for" else f"the engine: {why}"
 
 
@@ -204,13 +210,15 @@ def _simulator_line(program, why) -> str:
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="rulebook", show_default=True)
 @click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
 @click.option("--with", "with_", multiple=True, type=click.Path(dir_okay=False), help="Lay a custom rule file on top.")
+@click.option("--counted", is_flag=True, help="The code with hands counted per face (simulate's default where "
+                                              "it covers the rules), not the code that plays the engine's games.")
 @PATH_OPTION
-def compile_(rulebook, emit, players, agents, rounds, include, with_, search):
+def compile_(rulebook, emit, players, agents, rounds, include, with_, counted, search):
     """Print the Python source that `simulate` runs for RULEBOOK with these players and agents. It
     holds no text of the rulebook: names are numbers, tables are given to it when it is loaded."""
     from .simulation import RunSpec, make_game, simulator_for
     spec = RunSpec(str(rulebook), tuple(module_names(include)), tuple(with_), tuple(search), players, 0,
-                   agent_names(agents), rounds, simulator="generated")
+                   agent_names(agents), rounds, simulator="counted" if counted else "generated")
     try:
         program, _ = simulator_for(make_game(spec), spec)
     except RulebookError as e:

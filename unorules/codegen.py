@@ -10,7 +10,9 @@ text in it. Each line that comes from a rule is mapped to the rule's file:line:c
 runtime error in generated code names the rulebook as the engine would.
 
 The mixins hold the parts: codegen_actions.py the rule actions, codegen_attacks.py the attack
-windows, codegen_turns.py the round and turn flow; codegen_expr.py the expressions. What the
+windows, codegen_options.py a player's play options, codegen_turns.py the round and turn flow;
+codegen_expr.py the expressions. Hands are held as the engine holds them, or counted per face
+(Generator's `representation`). What the
 generator does not translate (several piles or sides, teams, cards playable at any time, `may
 play`, choices of options, numbers and kinds, giving and taking cards, the search agent, ...)
 raises NotCovered: `coverage()` gives the reason and simulation falls back to the engine, saying so."""
@@ -21,6 +23,7 @@ from contextlib import contextmanager
 from .codegen_actions import MOVES_HANDS, RuleActions
 from .codegen_attacks import AttackWindows
 from .codegen_expr import ExprGen, NotCovered
+from .codegen_options import PlayOptions
 from .codegen_turns import TurnFlow
 
 COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices the code makes inline (agents.py)
@@ -35,13 +38,22 @@ class Source:
         self.depth = 0
         self.rule: str | None = None
         self.texts: list[str] = []               # rulebook texts the event log names, by index (TEXTS)
+        self.quiet = False                       # writing the function that keeps no event log:
+        self.muted = 0                           # its `if log is not None:` lines and blocks are left out
 
     def __call__(self, text: str):
+        if self.muted or (self.quiet and text.lstrip().startswith("if log is not None:")):
+            return
         self.lines.append("    " * self.depth + text)
         self.where.append(self.rule)
 
     @contextmanager
     def block(self, header: str):
+        if self.quiet and header == "if log is not None:":
+            self.muted += 1
+            yield
+            self.muted -= 1
+            return
         self(header)
         self.depth += 1
         start = len(self.lines)
@@ -56,14 +68,19 @@ class Source:
         yield
         self.rule = saved
 
+    def prepend(self, lines: list[str]):
+        """Lines before all others (tables the function reads, made when the source is loaded)."""
+        self.lines[:0] = lines
+        self.where[:0] = [None] * len(lines)
+
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
 
 
-def coverage(game, agents: tuple = ("random",)) -> str | None:
+def coverage(game, agents: tuple = ("random",), representation: str = "cards") -> str | None:
     """Why this game cannot run as generated code, or None when it can."""
     try:
-        generate(game, agents)
+        generate(game, agents, representation)
     except NotCovered as e:
         return str(e)
     return None
@@ -99,14 +116,53 @@ def check_agents(agents):
         raise NotCovered(f"the agent `{bad[0]}` (generated code makes the choices of "
                          f"{', '.join(COVERED_AGENTS)} only)")
 
-class Generator(RuleActions, AttackWindows, TurnFlow):
-    def __init__(self, game, agents):
+REPRESENTATIONS = ("cards", "faces", "counted")
+
+
+def option_groups(opts) -> list[tuple[int, int]]:
+    """The faces grouped by their number of play actions (`opts`: per face, its actions):
+    [(count, mask of those faces), ...], by count."""
+    masks: dict = {}
+    for f, o in enumerate(opts):
+        if o:
+            masks[len(o)] = masks.get(len(o), 0) | 1 << f
+    return sorted(masks.items())
+
+
+def face_option_counts(game) -> tuple[list[int], list[int]]:
+    """The numbers of play actions a face may have in this game, without and with the call."""
+    st = game.new_state(0, deal=False)
+    st.setup_cards(None)
+    per_card = st._match[2], st._match[3]
+    return tuple(sorted({len(o) for o in opts if o}) for opts in per_card)
+
+
+class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
+    """`representation`: how hands are held and ordered.
+    - "cards": lists of card ids, in the engine's order; the engine's games, event for event.
+    - "counted": a count per face, a bitmask of the faces held and a size per player. Cards of one
+      face are interchangeable, so every table is indexed by face; a player's options come in face
+      order, greedy breaks ties by face, and hands are listed by face. Faster, and not the engine's
+      games (the options' order is part of the random stream).
+    - "faces": lists of cards ordered as "counted" orders them: the reference run that "counted"
+      must equal game for game, event for event (tests/test_codegen.py).
+    Both face-ordered representations also draw as a shuffled pile would, without shuffling it:
+    each card drawn is one of the pile's at random (nothing reads the pile's order where code is
+    generated), a refill puts the discards back unshuffled; and one random generator per game
+    serves the deck and the agents."""
+
+    def __init__(self, game, agents, representation: str = "cards"):
+        if representation not in REPRESENTATIONS:
+            raise ValueError(f"representation is one of {REPRESENTATIONS}, not {representation!r}")
+        self.counted = representation == "counted"
+        self.face_order = representation != "cards"
+        self.option_counts = face_option_counts(game) if self.counted else None
         self.game = game
         self.rules = game.rules
         self.compiler = game.rules.compiler          # its name tables and `where`
         if self.compiler is None:                    # rules compiled by hand, not by compile_rulebook
             raise NotCovered("rules not made by compile_rulebook")
-        self.x = ExprGen(self.compiler)
+        self.x = ExprGen(self.compiler, self.hand, self.hand_len, self.counted)
         self.src = Source()
         self.agents = agents
         self.doing: list[str] = []           # the named rules being inlined (`do NAME`), innermost last
@@ -124,6 +180,64 @@ class Generator(RuleActions, AttackWindows, TurnFlow):
                             or bool(game.rules.reactions)          # an answer to an attack may be a last card
                             or game.rules.jump_in is not None      # so may the card jumped on
                             or not (hand["kind"] == "number" and hand["value"] >= 1))
+
+    # ---- hands, in either representation -------------------------------------------------
+    def hand(self, p: str) -> str:
+        """p's hand as a collection of cards (faces, when counted), in the representation's order."""
+        if self.counted:
+            return f"HELD(hc[{p}], hm[{p}])"
+        return f"sorted(hands[{p}], key=FACES.__getitem__)" if self.face_order else f"hands[{p}]"
+
+    def hand_len(self, p: str) -> str:
+        return f"hn[{p}]" if self.counted else f"len(hands[{p}])"
+
+    def all_hands(self) -> str:
+        """Every hand, for the event log (EV_DEAL)."""
+        if self.counted:
+            return "[HELD(hc[q], hm[q]) for q in range(N)]"
+        return "[sorted(h, key=FACES.__getitem__) for h in hands]" if self.face_order else "hands"
+
+    def gain(self, p: str, card: str):
+        """The card (a face, when counted) joins p's hand."""
+        if self.counted:
+            self.src(f"hc[{p}][{card}] += 1")
+            self.src(f"hm[{p}] |= BIT[{card}]")
+            self.src(f"hn[{p}] += 1")
+        else:
+            self.src(f"hands[{p}].append({card})")
+
+    def lose(self, p: str, card: str, hand: str | None = None):
+        """The card leaves p's hand (`hand`: a local holding p's hand or its counts)."""
+        if self.counted:
+            h = hand or f"hc[{p}]"
+            self.src(f"{h}[{card}] -= 1")
+            with self.src.block(f"if not {h}[{card}]:"):
+                self.src(f"hm[{p}] ^= BIT[{card}]")
+            self.src(f"hn[{p}] -= 1")
+        else:
+            self.src(f"{hand or f'hands[{p}]'}.remove({card})")
+
+    def is_agent(self, p: str, name: str) -> str:
+        """The test that seat p's agent is `name` (greedy or random_play): a constant where every
+        seat has the same agent, which the code was generated for (Python drops an `if False:`)."""
+        if len(set(self.agents)) == 1 and len(self.agents) == self.game.players:
+            return repr(self.agents[0] == name)
+        return f"AG[{p}] == {name.upper()}"
+
+    def take(self, var: str):
+        """`var` = the card drawn from the (non-empty) pile: its top card, or, where the pile is
+        kept unshuffled (face order), one of its cards at random."""
+        if self.face_order:
+            self.src("jx = int(rnd() * len(pile))")
+            self.src(f"{var} = pile[jx]")
+            self.src("pile[jx] = pile[-1]")
+            self.src("pile.pop()")
+        else:
+            self.src(f"{var} = pile.pop()")
+
+    def not_counted(self, what: str):
+        if self.counted:
+            raise NotCovered(f"{what} with hands counted per face")
 
     def reads(self, name: str) -> bool:
         """Does any expression of the rulebook read this built-in name?"""
@@ -149,10 +263,11 @@ def _walk_names(node):
     return (n for n in _walk_nodes(node) if n.get("kind") == "name" and isinstance(n.get("name"), str))
 
 
-def generate(game, agents: tuple = ("random",)) -> Source:
-    """The source of `play(seed, AG, log, tracked)` for this game and these seats' agents; raises
-    NotCovered with the reason when some construct has no translation."""
+def generate(game, agents: tuple = ("random",), representation: str = "cards") -> Source:
+    """The source of `play(seed, AG, log, tracked)` for this game and these seats' agents, its hands
+    held as `representation` says (Generator); raises NotCovered with the reason when some
+    construct has no translation."""
     check_covered(game)
-    src = Generator(game, agents).generate()
+    src = Generator(game, agents, representation).generate()
     check_agents(agents)                 # after the rules: a reason about the rules comes first
     return src

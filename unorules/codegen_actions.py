@@ -4,6 +4,7 @@ semantics (primitives.py, attacks.py, turns.catch_window): the same random draws
 in the same order."""
 from __future__ import annotations
 
+from .table import MAX_DRAW
 from .codegen_expr import NotCovered, literal
 
 # the event-log writers the generated code calls (generated.py makes them): their argument codes
@@ -87,7 +88,8 @@ class RuleActions:
         elif k == "redraw":
             src("c = discard.pop()")
             src("pile.append(c)")
-            src("shuffle(pile, rnd)")
+            if not self.face_order:          # an unshuffled pile draws at random
+                src("shuffle(pile, rnd)")
             src("redraw = True")
             src("if log is not None: EV_REDRAW(log, round_no, c)")
         elif k == "attack":
@@ -119,7 +121,8 @@ class RuleActions:
             q = x.name_var("q")
             src(f"{q} = {x.expr(a['with'], scope)}")
             with src.block(f"if {q} is not None and {q} != {p}:"):
-                src(f"hands[{p}], hands[{q}] = hands[{q}], hands[{p}]")
+                for held in (("hc", "hm", "hn") if self.counted else ("hands",)):
+                    src(f"{held}[{p}], {held}[{q}] = {held}[{q}], {held}[{p}]")
                 if self.decl:
                     src(f"if {p} in exposed: exposed.remove({p})")
                     src(f"if {q} in exposed: exposed.remove({q})")
@@ -127,10 +130,11 @@ class RuleActions:
         elif k == "pass_hands":
             d = {"clockwise": "1", "counterclockwise": "-1"}.get(a.get("direction"), "direction")
             src(f"d = {d}")
-            src("new = list(hands)")
-            with src.block("for q in range(N):"):
-                src("new[(q + d) % N] = hands[q]")
-            src("hands = new")
+            for held in (("hc", "hm", "hn") if self.counted else ("hands",)):
+                src(f"new = list({held})")
+                with src.block("for q in range(N):"):
+                    src(f"new[(q + d) % N] = {held}[q]")
+                src(f"{held} = new")
             if self.decl:
                 src("exposed = []")
             src("if log is not None: EV_PASS_HANDS(log, round_no, d)")
@@ -142,20 +146,29 @@ class RuleActions:
         elif k == "draw_until_color":
             want = x.name_var("want")
             src(f"{want} = {x.expr(a['color'], scope)}")
-            self.draw_until(p, f"CCOLOR[h[-1]] == {want}", WHY_UNTIL_COLOR)
+            self.draw_until(p, f"CCOLOR[{'f' if self.counted else 'h[-1]'}] == {want}", WHY_UNTIL_COLOR)
         elif k == "perform":
             self.perform(a, scope, p)
         elif k == "chance":
             self.chance(a, scope)
         elif k == "shuffle_hands":
             src("cards = []")
-            with src.block("for h in hands:"):
-                src("cards += h")
-                src("h.clear()")
+            with src.block("for qq in range(N):"):
+                src(f"cards += {self.hand('qq')}")
+            if self.counted:                 # emptied in place: `hand` still holds the player's counts
+                with src.block("for h in hc:"):
+                    src("h[:] = NO_FACES")
+                src("hm = [0] * N")
+                src("hn = [0] * N")
+            else:
+                with src.block("for h in hands:"):
+                    src("h.clear()")
             src("shuffle(cards, rnd)")
             src(f"order = OTHERS[direction][{p}] + ({p},)")
+            q = x.name_var("q")
             with src.block("for i, c in enumerate(cards):"):
-                src("hands[order[i % N]].append(c)")
+                src(f"{q} = order[i % N]")
+                self.gain(q, "c")
             if self.decl:
                 src("exposed = []")
             src(f"if log is not None: EV_SHUFFLE_HANDS(log, round_no, {p})")
@@ -234,10 +247,10 @@ class RuleActions:
             src(f"{var} = cands[0]")
         with src.block("else:"):
             src("decisions += 1")
-            with src.block(f"if AG[{p}] == GREEDY:"):
+            with src.block(f"if {self.is_agent(p, 'greedy')}:"):
                 src(f"{var} = cands[0]")
                 with src.block("for q in cands:"):
-                    with src.block(f"if len(hands[q]) < len(hands[{var}]):"):
+                    with src.block(f"if {self.hand_len('q')} < {self.hand_len(var)}:"):
                         src(f"{var} = q")
             with src.block("else:"):
                 src(f"{var} = cands[int(arnd() * len(cands))]")
@@ -289,13 +302,23 @@ class RuleActions:
         src = self.src
         q, got = self.x.name_var("q"), self.x.name_var("got")
         src(f"{q} = {p}")
-        src(f"h = hands[{q}]")
+        src(f"h = {'hc' if self.counted else 'hands'}[{q}]")
         src(f"{got} = 0")
+        if self.counted:
+            src("dl = []")
         with src.block("for _ in range(MAX_DRAW):"):
             with self.refill():
                 src(f"if log is not None: EV_DRAW_SHORT(log, round_no, {q}, 1, 0)")
                 src("break")
-            src("h.append(pile.pop())")
+            if self.counted:                     # `f`: the last card drawn
+                self.take("f")
+                src("h[f] += 1")
+                src(f"hm[{q}] |= BIT[f]")
+                src(f"hn[{q}] += 1")
+                src("if log is not None: dl.append(f)")
+            else:
+                self.take("c")
+                src("h.append(c)")
             src(f"{got} += 1")
             src("drawn += 1")
             if self.decl:
@@ -303,7 +326,8 @@ class RuleActions:
             with src.block(f"if {stop}:"):
                 src("break")
         with src.block(f"if {got}:"):
-            src(f"if log is not None: EV_DRAW(log, round_no, {q}, h[-{got}:], {literal(why)})")
+            drawn_cards = "dl" if self.counted else f"h[-{got}:]"
+            src(f"if log is not None: EV_DRAW(log, round_no, {q}, {drawn_cards}, {literal(why)})")
 
     def triggers(self, event: str, scope, card: str | None = None):
         """State.fire: the rulebook's `on EVENT` rules in order, each with its face filter (judged as
@@ -335,9 +359,9 @@ class RuleActions:
     def ask_color(self, p):
         src = self.src
         src("decisions += 1")
-        with src.block(f"if AG[{p}] == GREEDY:"):        # the color it holds most, the first of a tie
+        with src.block(f"if {self.is_agent(p, 'greedy')}:"):        # the color it holds most, the first of a tie
             src("held = [0] * NCOLORS")
-            with src.block(f"for c in hands[{p}]:"):
+            with src.block(f"for c in {self.hand(p)}:"):
                 src("j = COLOR_INDEX[CCOLOR[c] + 1]")
                 with src.block("if j >= 0:"):
                     src("held[j] += 1")
@@ -350,20 +374,20 @@ class RuleActions:
             src("a = COLOR_OPTS[int(arnd() * NCOLORS)]")
         self.set_color("a.value")
 
-    def greedy_play(self):
+    def greedy_play(self, legal: str = "legal"):
         """GreedyAgent._play over the play actions of `legal`: the flat index `i` of the best (rather
         attack when the next player is close to going out, keep wilds, call, shed points, play the
         color held most, name the color held most; the first of equals, as max() takes)."""
         src = self.src
         src("held = {}")
-        with src.block("for c in hand:"):
+        with src.block(f"for c in {self.hand('p') if self.face_order else 'hand'}:"):
             src("cc = CCOLOR[c]")
             src("held[cc] = held.get(cc, 0) + 1")
-        src("urgent = len(hands[(p + direction) % N]) <= 2")
+        src(f"urgent = {self.hand_len('(p + direction) % N')} <= 2")
         src("best = None")
         src("at = 0")
         vc, vk = ("VC", "VK") if self.decl else ("VCOLOR", "VCALL")
-        with src.block("for c in legal:"):
+        with src.block(f"for c in {legal}:"):
             src("kc = CKIND[c]")
             src("cc = CCOLOR[c]")
             src(f"colors = {vc}[c]")
@@ -371,7 +395,8 @@ class RuleActions:
             with src.block(f"for j in range({self.no}[c]):"):
                 src("g = colors[j]")
                 src("key = (urgent and ATTACKS[kc], not WILD[kc], calls[j], POINTS[c], held.get(cc, 0), "
-                    "held.get(g, 0) - (cc == g) if g is not None else 0, -c, -(g or 0))")
+                    f"held.get(g, 0) - (cc == g) if g is not None else 0, {'-FACES[c]' if self.face_order else '-c'}, "
+                    "-(g or 0))")
                 with src.block("if best is None or key > best:"):
                     src("best = key")
                     src("i = at + j")
@@ -391,22 +416,62 @@ class RuleActions:
         src = self.src
         q, k, got = self.x.name_var("q"), self.x.name_var("k"), self.x.name_var("got")
         src(f"{q} = {p}")
-        src(f"{k} = min(int({count}), MAX_DRAW)")
-        with src.block(f"if {k} > 0 and {q} is not None:"):
-            src(f"h = hands[{q}]")
+        n = int(count) if count.isdigit() and int(count) <= MAX_DRAW else None    # a literal count
+        seat = p == "p" or (p.startswith("(((") and p.endswith(") % N)"))        # never None
+        if n == 1 and seat:
+            self.draw_single(q, got, why)
+            return got
+        src(f"{k} = {count}" if n is not None else f"{k} = min(int({count}), MAX_DRAW)")
+        tests = ([] if n else [f"{k} > 0"]) + ([] if seat else [f"{q} is not None"])
+        with src.block(f"if {' and '.join(tests) or 'True'}:"):
+            src(f"h = {'hc' if self.counted else 'hands'}[{q}]")
             src(f"{got} = 0")
+            if self.counted:
+                src("dl = []")
             with src.block(f"for _ in range({k}):"):
                 with self.refill():
                     src(f"if log is not None: EV_DRAW_SHORT(log, round_no, {q}, {k}, {got})")
                     src("break")
-                src("h.append(pile.pop())")
+                if self.counted:                 # `f`: the last card drawn
+                    self.take("f")
+                    src("h[f] += 1")
+                    src(f"hm[{q}] |= BIT[f]")
+                    src("if log is not None: dl.append(f)")
+                else:
+                    self.take("c")
+                    src("h.append(c)")
                 src(f"{got} += 1")
             with src.block(f"if {got}:"):
                 src(f"drawn += {got}")
+                if self.counted:
+                    src(f"hn[{q}] += {got}")
                 if self.decl:
                     src(f"if {q} in exposed: exposed.remove({q})")
-                src(f"if log is not None: EV_DRAW(log, round_no, {q}, h[-{got}:], {literal(why)})")
+                drawn_cards = "dl" if self.counted else f"h[-{got}:]"
+                src(f"if log is not None: EV_DRAW(log, round_no, {q}, {drawn_cards}, {literal(why)})")
         return got
+
+    def draw_single(self, q, got, why):
+        """`draw 1` for seat q: draw's loop for one card, as straight-line code."""
+        src = self.src
+        src(f"h = {'hc' if self.counted else 'hands'}[{q}]")
+        with self.refill():
+            src(f"if log is not None: EV_DRAW_SHORT(log, round_no, {q}, 1, 0)")
+            src(f"{got} = 0")
+        with src.block("else:"):
+            if self.counted:                 # `f`: the card drawn
+                self.take("f")
+                src("h[f] += 1")
+                src(f"hm[{q}] |= BIT[f]")
+                src(f"hn[{q}] += 1")
+            else:
+                self.take("c")
+                src("h.append(c)")
+            src(f"{got} = 1")
+            src("drawn += 1")
+            if self.decl:
+                src(f"if {q} in exposed: exposed.remove({q})")
+            src(f"if log is not None: EV_DRAW(log, round_no, {q}, {'[f]' if self.counted else 'h[-1:]'}, {literal(why)})")
 
     def effects(self, event, scope):
         """The if-chain on the card's kind: each kind's rules for `event`, inlined."""
@@ -444,7 +509,7 @@ class RuleActions:
         src("i = 0")
         with src.block("while pending:"):
             src("x = pending[0]")
-            with src.block(f"if x not in exposed or len(hands[x]) != {literal(at)}:"):
+            with src.block(f"if x not in exposed or {self.hand_len('x')} != {literal(at)}:"):
                 src("pending.pop(0)")
                 src("i = 0")
                 src("continue")
@@ -452,7 +517,7 @@ class RuleActions:
             with src.block("if i < len(others):"):
                 src("q = others[i]")
                 src("decisions += 1")
-                with src.block("if AG[q] != GREEDY and int(arnd() * 2):"):    # greedy always catches
+                with src.block(f"if not {self.is_agent('q', 'greedy')} and int(arnd() * 2):"):    # greedy always catches
                     src("i += 1")
                     src("continue")
                 src("catches += 1")

@@ -67,7 +67,7 @@ class AttackWindows:
             ir_r = self.rules.ir["reactions"][i]
             with src.from_rule(self.where(ir_r)):
                 with src.block(f"if REACT_TO[{literal(i)}][{atk['kind']}]:"):
-                    with src.block(f"for c in hands[{t}]:"):
+                    with src.block(f"for c in {self.hand(t)}:"):
                         with src.block(f"if REACT_WITH[{literal(i)}][CKIND[c]] and FACES[c] not in rseen:"):
                             if "if" in ir_r:
                                 scope = {"me": t, "_who": t, "card": "c", "target": t, "attacker": atk["attacker"],
@@ -77,7 +77,7 @@ class AttackWindows:
                             src("rseen.add(FACES[c])")
                             src("ropts.append((FACES[c], False, c))")
                             if self.decl:
-                                with src.block(f"if len(hands[{t}]) - 1 == {literal(self.decl_at)}:"):
+                                with src.block(f"if {self.hand_len(t)} - 1 == {literal(self.decl_at)}:"):
                                     src("ropts.append((FACES[c], True, c))")
         src("ropts.sort()")
 
@@ -86,7 +86,7 @@ class AttackWindows:
         where it can (agents.py)."""
         src = self.src
         src("decisions += 1")
-        with src.block(f"if AG[{atk['t']}] == GREEDY:"):
+        with src.block(f"if {self.is_agent(atk['t'], 'greedy')}:"):
             self.first_call("ropts", 1, "j")
         with src.block("else:"):
             src("j = int(arnd() * (len(ropts) + 1))")
@@ -129,13 +129,12 @@ class AttackWindows:
         is whether its kind's `legal when` allowed it, judged before it leaves the hand. The turn's
         play, a card jumped in with and an answer to an attack all go through here."""
         src = self.src
-        hand = hand or f"hands[{p}]"
         kind = kind or f"CKIND[{card}]"
         if legal is not None:
             self.legal_of(card, p, legal)
         if self.reads("streak"):
             src(f"streak = streak + 1 if CKIND[discard[-1]] == {kind} else 1")
-        src(f"{hand}.remove({card})")
+        self.lose(p, card, hand)
         src(f"discard.append({card})")
         src(f"c = CCOLOR[{card}]")
         with src.block("if c != NO_COLOR:"):
@@ -150,7 +149,8 @@ class AttackWindows:
                 src(f"tracked.add({p})")
         if self.decl:
             src(f"if {p} in exposed: exposed.remove({p})")
-            with src.block(f"if len({hand}) == {literal(self.decl_at)}:"):
+            size = self.hand_len(p) if self.counted or hand is None else f"len({hand})"
+            with src.block(f"if {size} == {literal(self.decl_at)}:"):
                 with src.block("if call:"):
                     src(f"if log is not None: EV_UNO(log, round_no, {p})")
                 with src.block("else:"):
@@ -184,15 +184,15 @@ class AttackWindows:
             with src.block(f"{'if' if first else 'elif'} {atk['kind']} == {literal(kind.id)}:"):
                 first = False
                 src("decisions += 1")
-                with src.block(f"if AG[{t}] == GREEDY:"):         # challenge when a bluff is likely (agents.py)
-                    src(f"ch = 1.0 - (0.75 ** len(hands[{att}])) > 0.6")
+                with src.block(f"if {self.is_agent(t, 'greedy')}:"):         # challenge when a bluff is likely (agents.py)
+                    src(f"ch = 1.0 - (0.75 ** {self.hand_len(att)}) > 0.6")
                 with src.block("else:"):
                     src("ch = int(arnd() * 2) == 0")
                 with src.block("if ch:"):
                     src("challenges += 1")
                     with src.block(f"if not {atk['legal']}:"):
                         src("challenges_won += 1")
-                    src(f"if log is not None: EV_CHALLENGE(log, round_no, {t}, {att}, {atk['legal']}, hands[{att}])")
+                    src(f"if log is not None: EV_CHALLENGE(log, round_no, {t}, {att}, {atk['legal']}, {self.hand(att)})")
                     me, tt, pen, card, legal = (x.name_var(v) for v in ("cme", "ct", "cpen", "ccard", "clegal"))
                     src(f"{me}, {tt}, {pen}, {card}, {legal} = {att}, {t}, {atk['pen']}, {atk['card']}, {atk['legal']}")
                     inner = {"me": me, "_who": tt, "card": card, "target": tt, "attacker": me, "penalty": pen,
@@ -227,6 +227,7 @@ class AttackWindows:
             src(f"{atk['t']} = {x.expr(a['to'], scope)}")
             src(f"if log is not None: EV_PASS_ATTACK(log, round_no, {scope['me']}, {atk['t']}, {atk['pen']})")
         elif k == "take_back":
+            self.not_counted("`take back`")     # which copy of the face goes back is the pile's order
             with src.block(f"if {atk['card']} in discard:"):
                 src(f"discard.remove({atk['card']})")
                 src(f"hands[{atk['attacker']}].append({atk['card']})")

@@ -27,8 +27,14 @@ class ExprGen:
     """Expressions of one compiled rulebook. `scope` maps the rule's bound names (me, card, target,
     penalty, just_drawn, ...) to the Python expressions that hold them where the code runs."""
 
-    def __init__(self, compiler):
+    def __init__(self, compiler, hand=lambda p: f"hands[{p}]", hand_len=lambda p: f"len(hands[{p}])",
+                 counted: bool = False):
         self.c = compiler                   # compiler.Compiler: its name tables (colors, kinds, options)
+        self.hand, self.hand_len = hand, hand_len     # a player's hand, and its size, as the generator holds hands
+        self.counted = counted              # hands are counts per face and a mask of the faces held
+        # with counted hands, each face predicate of `hand.any(...)`: (table, predicate of c, col, tf),
+        # made into a table of face masks by the current color and the top card's face when loaded
+        self.face_tables: list[tuple[str, str]] = []
         self.fresh = 0
         # counters and flags: name -> the local that holds it (a value, or a list by seat)
         self.memory = {c["name"]: f"mem{i}" for i, c in enumerate(compiler.ir.get("counters", []))}
@@ -61,6 +67,9 @@ class ExprGen:
             left, right = self.expr(e["left"], scope), self.expr(e["right"], scope)
             if op in ("and", "or"):                        # the engine's: a truth value either way
                 return f"({self.truth(e['left'], left)} {op} {self.truth(e['right'], right)})"
+            if self.counted and op in ("==", "!=") and any(
+                    side.get("kind") == "name" and side["name"] in ("card", "top") for side in (e["left"], e["right"])):
+                raise NotCovered("comparing cards themselves with hands counted per face")
             if op == "/":
                 return f"DIVIDE({left}, {right})"
             if op == "%":
@@ -133,7 +142,7 @@ class ExprGen:
             return "False"
         if n in ("fewest_cards", "most_cards"):
             pick = "min" if n == "fewest_cards" else "max"
-            return f"{pick}(len(hands[q]) for q in OTHERS[direction][{scope['me']}])"
+            return f"{pick}({self.hand_len('q')} for q in OTHERS[direction][{scope['me']}])"
         if n in c.color_id:
             return literal(c.color_id[n])
         if n in c.kind_id:
@@ -148,10 +157,12 @@ class ExprGen:
             if self.c.counters[n]["per"] == "player":
                 return f"{self.memory[n]}[{self.expr(e['of'], scope)}]"
             raise NotCovered(f"`.{n}` of a counter kept for the game")
-        if n == "color" and e["of"] == {"kind": "name", "name": "top"}:
+        if n == "color" and e["of"] == {"kind": "name", "name": "top"} and "top" not in scope:
             return "CCOLOR[discard[-1]]"
-        if n == "kind" and e["of"] == {"kind": "name", "name": "top"}:
+        if n == "kind" and e["of"] == {"kind": "name", "name": "top"} and "top" not in scope:
             return "CKIND[discard[-1]]"
+        if n == "size" and e["of"].get("kind") == "attr" and e["of"]["name"] == "hand":
+            return self.hand_len(self.expr(e["of"]["of"], scope))
         of = self.expr(e["of"], scope)
         if n == "color":
             return f"CCOLOR[{of}]"
@@ -162,7 +173,7 @@ class ExprGen:
         if n == "wild":
             return f"WILD[CKIND[{of}]]"
         if n == "hand":
-            return f"hands[{of}]"
+            return self.hand(of)
         if n == "size":
             return f"len({of})"
         if n == "score":
@@ -177,8 +188,65 @@ class ExprGen:
             return f"sum(POINTS[c] for c in {of})"
         raise NotCovered(f"the attribute `.{n}`")
 
+    # ---- a face predicate over a counted hand: one mask test --------------------------------
+    FACE_NAMES = ("card", "top", "current_color")
+
+    def is_face_predicate(self, e) -> bool:
+        """Is `e` a test of the card against the current color and the top card only, made of
+        `==`/`!=` on colors and kinds, wildness, `and`/`or`/`not`: then it depends on the card's
+        face, the color and the top card's face alone, and no face can make it fail."""
+        k = e["kind"]
+        if id(e) in self.c.kind_literals or k == "bool":
+            return True
+        if k == "name":
+            n = e["name"]
+            return (n in self.FACE_NAMES or n in self.c.color_id or n in self.c.kind_id) and not (
+                n in self.c.counters or n in self.c.option_values)
+        if k == "attr":
+            return (e["name"] in ("color", "kind", "wild") and e["of"].get("kind") == "name"
+                    and e["of"]["name"] in ("card", "top"))
+        if k == "not":
+            return self.is_face_predicate(e["of"])
+        if k == "binary":
+            return e["op"] in ("and", "or", "==", "!=") and self.is_face_predicate(e["left"]) \
+                and self.is_face_predicate(e["right"])
+        return False
+
+    def counted_hand_call(self, e, scope: dict) -> str | None:
+        """`P.hand.any(pred)`, `.has(kind)`, `.count(pred)` over a counted hand, by face masks."""
+        of = e["of"]
+        if not (self.counted and of.get("kind") == "attr" and of["name"] == "hand"):
+            return None
+        p = self.expr(of["of"], scope)
+        n = e["name"]
+        if n == "has":
+            kind = self.expr(e["arg"], scope)
+            return f"any(CKIND[c] == {kind} for c in FACES_IN(hm[{p}]))"
+        var = self.name_var("c")
+        if self.is_face_predicate(e["arg"]):
+            pred = self.expr(e["arg"], {"card": "c", "top": "tf", "current_color": "col"})
+            table = next((t for t, p_ in self.face_tables if p_ == pred), None)
+            if table is None:
+                table = self.name_var("FMASK")
+                self.face_tables.append((table, pred))
+            faces = f"(hm[{p}] & {table}[color + 1][discard[-1]])"
+        else:
+            faces = f"hm[{p}]"
+            pred = self.expr(e["arg"], dict(scope, card=var))
+            if n == "any":        # each face once, in face order: as over the hand listed by face
+                return f"any({pred} for {var} in FACES_IN({faces}))"
+            faces = f"SUM_MASK({var} for {var} in FACES_IN({faces}) if {pred})"
+        if n == "any":
+            return f"({faces} != 0)"
+        if n == "count":
+            return f"sum(hc[{p}][{var}] for {var} in FACES_IN({faces}))"
+        return None
+
     def call(self, e, scope: dict) -> str:
         n = e["name"]
+        counted = self.counted_hand_call(e, scope)
+        if counted is not None:
+            return counted
         of = self.expr(e["of"], scope)
         var = self.name_var("c")
         if n == "has":

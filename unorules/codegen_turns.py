@@ -14,86 +14,14 @@ OUTCOME_WIN, OUTCOME_STALLED = 0, 1
 HOT_TABLES = ("CCOLOR", "CKIND", "CMASK", "FACES", "NOPT", "VCOLOR", "COLOR_BIT", "KIND_BIT", "WILD", "MATCHK",
               "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "TARGET", "HAS_PLAY", "POINTS", "ATTACKS", "GREEDY",
               "RANDOM_PLAY")
+COUNTED_HOT_TABLES = ("BIT", "FACES_TO", "HELD", "RULED_FACES", "NOPT_MASKS", "NOPT_MASKS_CALL")    # and these, with hands counted
 
 
 class TurnFlow:
-    def options(self, cards: str, single: bool = False):
-        """play_options(p, cards): one card per face, the faces' last copies in reverse hand order,
-        the kinds with a rule of their own judged by it. Leaves the cards in `legal` and the number
-        of their play actions (a card whose play names a color has one per color) in `total`: the
-        agent's pick is index arithmetic over them, as over the engine's list of actions."""
-        src, r = self.src, self.rules
-        if self.decl:                        # with the call where playing leaves the declared count
-            with src.block(f"if len(hands[p]) - 1 == {literal(self.decl_at)}:"):
-                src("NO, VC, VK = NOPT_CALL, VCOLOR_CALL, VCALL_CALL")
-            with src.block("else:"):
-                src("NO, VC, VK = NOPT, VCOLOR, VCALL")
-        src("target = TARGET[color + 1][CKIND[discard[-1]]]")      # what a card's match mask must share
-        if single:
-            src(f"legal = [{cards}] if CMASK[{cards}] & target else []")
-        else:
-            src("seen = {}")
-            with src.block(f"for c in reversed({cards}):"):
-                with src.block("if CMASK[c] & target:"):
-                    src("seen[FACES[c]] = c")
-            src("legal = seen.values()")
-        ruled = [k for k in r.kinds if not r.plain_match[k.id]]
-        src("total = 0")
-        if ruled:                      # judged, and counted, in one pass
-            src("keep = []")
-            with src.block("for c in legal:"):
-                with src.block("if CMASK[c] == MATCH_RULE:"):
-                    src("k = CKIND[c]")
-                    scope = {"me": "p", "_who": "p", "card": "c"}
-                    first = True
-                    for kind in ruled:
-                        ir_card = r.ir["cards"][kind.id]
-                        tests = []
-                        if kind.playable is not None:
-                            tests.append(ir_card["playable_when"])
-                        if kind.legal is not None and kind.challenge is None:
-                            tests.append(ir_card["legal_when"])
-                        if not tests:
-                            continue
-                        with src.block(f"{'if' if first else 'elif'} k == {literal(kind.id)}:"):
-                            first = False
-                            for e in tests:
-                                with src.from_rule(self.where(e)):
-                                    with src.block(f"if not {self.x.expr(e, scope)}:"):
-                                        src("continue")
-                    with src.block("if not WILD[k] and not (CCOLOR[c] == color or "
-                                   "MATCHK[k] == MATCHK[CKIND[discard[-1]]]):"):
-                        src("continue")
-                src("keep.append(c)")
-                src(f"total += {self.no}[c]")
-            src("legal = keep")
-        else:
-            with src.block("for c in legal:"):
-                src(f"total += {self.no}[c]")
-
-    @property
-    def no(self):
-        return "NO" if self.decl else "NOPT"
-
-    def pick_play(self):
-        """The play of index i among legal's play actions: its card, and the color it names."""
-        src = self.src
-        with src.block("for card in legal:"):
-            src(f"m = {self.no}[card]")
-            with src.block("if i < m:"):
-                src("break")
-            src("i -= m")
-        self.chosen()
-
-    def chosen(self):
-        """The color (and the call) the chosen play action of `card` carries."""
-        self.src(f"given = {'VC' if self.decl else 'VCOLOR'}[card][i]")
-        if self.decl:
-            self.src("call = VK[card][i]")
-
     # ---- the game ----------------------------------------------------------------------------
     def generate(self):
-        """The whole `play` function, into self.src."""
+        """The whole source into self.src: the helpers, `play` (which keeps the event log),
+        `play_quiet` (the same game without it) and the face-mask tables they read."""
         r, g, src = self.rules, self.game, self.src
         turn, sc = r.turn, r.scoring
         single = g.rounds == "single" or (g.rounds == "rulebook" and sc["single_round"]) or (
@@ -108,60 +36,93 @@ class TurnFlow:
             src("t = discard.pop()")
             src("pile[:0] = discard")
             src("discard[:] = [t]")
-            src("shuffle(pile, rnd)")
+            if not self.face_order:          # an unshuffled pile draws at random
+                src("shuffle(pile, rnd)")
             src("return True")
-        hot = ", ".join(f"{t}={t}" for t in HOT_TABLES)
-        with src.block(f"def play(seed, AG, log, tracked, {hot}):"):
+        hot = ", ".join(f"{t}={t}" for t in HOT_TABLES + (COUNTED_HOT_TABLES if self.counted else ()))
+        for quiet in (False, True):        # `play` keeps the event log; `play_quiet` is the same without it
+            src.quiet = quiet
+            with src.block(f"def {'play_quiet' if quiet else 'play'}(seed, AG, log, tracked, {hot}):"):
+                self.body(turn, sc, single)
+        src.quiet = False
+        head = []
+        for table, pred in self.x.face_tables:       # per current color and top face: the faces it holds of
+            head.append(f"def make_{table}():")
+            head.append("    return [[SUM_MASK(c for c in range(NFACES) if "
+                        f"{pred}) for tf in range(NFACES)] for col in COLOR_IDS]")
+            head.append(f"{table} = make_{table}()")
+        src.prepend(head)
+        return src
+
+    def body(self, turn, sc, single):
+        """The body of a `play` function: the game's state as locals, the rounds, the result."""
+        src = self.src
+        if self.face_order:                  # one generator for the deck and the agents
+            src("rnd = arnd = RANDOM(seed).random")
+        else:
             src("rnd = RANDOM(seed).random")
             src("arnd = RANDOM(seed + 1).random")
+        if self.counted:
+            src("hc = [[0] * NFACES for _ in range(N)]")
+            src("hm = [0] * N")
+            src("hn = [0] * N")
+            src("pile = list(DECK)")
+        else:
             src("hands = [[] for _ in range(N)]")
             src("pile = list(range(NCARDS))")
-            src("discard = []")
-            src("scores = [0] * N")
-            src("dealer = N - 1")
-            src("round_no = 0")
-            src("drawn = plays = reshuffles = decisions = turn_decisions = challenges = challenges_won = catches = 0")
-            src("exposed = []")
-            src("tserial = 0")
-            src("lastturn = [-1] * N")
-            for c in self.rules.counters:
-                self.reset_counter(c)
-            src("turns_per_round = []")
-            src("drawn_per_round = []")
-            src("winner = None")
-            src("outcome = OUTCOME_NAMES[0]")
-            src("error = None")
-            with src.block("try:"):
-                with src.block("while True:"):
-                    self.round(turn, sc, single)
-            with src.block("except RuleRuntimeError as e:"):
-                src("e = RULE_WHERE(e)")
-                src("outcome, error, winner = ERROR, e, None")
-                src("if log is not None: EV_ERROR(log, round_no, e)")
-            with src.block("except RULE_FAILURES as e:"):
-                src("error = RULE_FAILED(e)")
-                src("outcome, winner = ERROR, None")
-                src("if log is not None: EV_ERROR(log, round_no, error)")
-            src("return RESULT(outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, "
-                "drawn, plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log)")
-        return src
+        src("discard = []")
+        src("scores = [0] * N")
+        src("dealer = N - 1")
+        src("round_no = 0")
+        src("drawn = plays = reshuffles = decisions = turn_decisions = challenges = challenges_won = catches = 0")
+        src("exposed = []")
+        src("tserial = 0")
+        src("lastturn = [-1] * N")
+        for c in self.rules.counters:
+            self.reset_counter(c)
+        src("turns_per_round = []")
+        src("drawn_per_round = []")
+        src("winner = None")
+        src("outcome = OUTCOME_NAMES[0]")
+        src("error = None")
+        with src.block("try:"):
+            with src.block("while True:"):
+                self.round(turn, sc, single)
+        with src.block("except RuleRuntimeError as e:"):
+            src("e = RULE_WHERE(e)")
+            src("outcome, error, winner = ERROR, e, None")
+            src("if log is not None: EV_ERROR(log, round_no, e)")
+        with src.block("except RULE_FAILURES as e:"):
+            src("error = RULE_FAILED(e)")
+            src("outcome, winner = ERROR, None")
+            src("if log is not None: EV_ERROR(log, round_no, error)")
+        src("return RESULT(outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, "
+            "drawn, plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log)")
 
     def round(self, turn, sc, single):
         src, r, x = self.src, self.rules, self.x
         src("round_no += 1")
         src("turns = 0")
         with src.block("if round_no > 1:"):
-            src("cards = pile + discard")
-            with src.block("for h in hands:"):
-                src("cards += h")
-                src("h.clear()")
-            src("discard.clear()")
-            src("cards.sort()")
-            src("pile = cards")
+            if self.counted:                 # every card is back: the deck in card order
+                src("hc = [[0] * NFACES for _ in range(N)]")
+                src("hm = [0] * N")
+                src("hn = [0] * N")
+                src("discard.clear()")
+                src("pile = list(DECK)")
+            else:
+                src("cards = pile + discard")
+                with src.block("for h in hands:"):
+                    src("cards += h")
+                    src("h.clear()")
+                src("discard.clear()")
+                src("cards.sort()")
+                src("pile = cards")
             src("dealer = next_dealer")
             if self.rules.scoring["next_leader"] is not None:
                 src("leader = next_leader")
-        src("shuffle(pile, rnd)")
+        if not self.face_order:              # an unshuffled pile draws at random
+            src("shuffle(pile, rnd)")
         src("direction = 1")
         src("color = NO_COLOR")
         src("skips = [0] * N")
@@ -179,17 +140,34 @@ class TurnFlow:
             src(f"size = int({x.expr(hand, {'me': 'dealer', '_who': 'dealer'}) if hand else literal(7)})")
         src("k = N")
         src("dealt = max(0, min(size * k, len(pile)))")
-        src("top = pile[len(pile) - dealt:][::-1]")
-        src("del pile[len(pile) - dealt:]")
+        if self.face_order:
+            src("top = []")
+            with src.block("for _ in range(dealt):"):
+                self.take("c")
+                src("top.append(c)")
+        else:
+            src("top = pile[len(pile) - dealt:][::-1]")
+            src("del pile[len(pile) - dealt:]")
         with src.block("for i in range(k):"):
-            src("hands[(dealer + 1 + i) % N] += top[i::k]")
-        src("if log is not None: EV_DEAL(log, round_no, size, hands, dealer)")
+            if self.counted:
+                src("q = (dealer + 1 + i) % N")
+                src("cq = hc[q]")
+                src("m = hm[q]")
+                src("dealt = top[i::k]")
+                with src.block("for f in dealt:"):
+                    src("cq[f] += 1")
+                    src("m |= BIT[f]")
+                src("hm[q] = m")
+                src("hn[q] += len(dealt)")
+            else:
+                src("hands[(dealer + 1 + i) % N] += top[i::k]")
+        src(f"if log is not None: EV_DEAL(log, round_no, size, {self.all_hands()}, dealer)")
         self.triggers("round_start", {"me": "dealer", "_who": "dealer"})
         # the first card
         with src.block("while True:"):
             with self.refill():
                 src("raise RuleRuntimeError(NO_FIRST_CARD)")
-            src("card = pile.pop()")
+            self.take("card")
             src("discard.append(card)")
             src("color = CCOLOR[card]")
             src("first_card = True")
@@ -232,20 +210,21 @@ class TurnFlow:
                 self.expire_memory()
             src("if log is not None: EV_TURN(log, round_no, p)")
             self.triggers("turn_start", {"me": "p", "_who": "p"})
-            src("hand = hands[p]")
+            src("hand = hc[p]" if self.counted else "hand = hands[p]")
             self.options("hand")
             # the options: the plays, then drawing (always, or only when stuck); the agent picks
             # one by its index, as it would from the engine's list
             src("size = total + 1" if not turn["draw_only_when_stuck"] else "size = total if total else 1")
             src("decisions += 1")
             src("turn_decisions += 1")
-            src("ag = AG[p]")
-            with src.block("if ag == GREEDY:"):                # a play whenever it can play
+            with src.block(f"if {self.is_agent('p', 'greedy')}:"):                # a play whenever it can play
                 with src.block("if total:"):
-                    self.greedy_play()
+                    if self.counted:
+                        src("glegal = FACES_IN(legal)")
+                    self.greedy_play("glegal" if self.counted else "legal")
                 with src.block("else:"):
                     src("i = 0")
-            with src.block("elif ag == RANDOM_PLAY and total and size > total:"):
+            with src.block(f"elif {self.is_agent('p', 'random_play')} and total and size > total:"):
                 src("i = int(arnd() * (size - 1))")
             with src.block("else:"):
                 src("i = int(arnd() * size)")
@@ -275,12 +254,13 @@ class TurnFlow:
             fired = dict(scope, _given=None)        # the triggers' env: copied as they fire, before the rules run
             self.effects("play", scope)
             self.triggers("play", fired, "card")
+            held = "hn" if self.counted else "hands"
             if self.moves_hands:
-                with src.block("if not (hands[p] and all(hands)):"):
-                    src("winner = next(q for q in ((p,) + OTHERS[direction][p]) if not hands[q])")
+                with src.block(f"if not ({held}[p] and all({held})):"):
+                    src(f"winner = next(q for q in ((p,) + OTHERS[direction][p]) if not {held}[q])")
                     src("break")
             else:                            # no rule takes cards from a hand but a play: only p can be out
-                with src.block("if not hand:"):
+                with src.block("if not hn[p]:" if self.counted else "if not hand:"):
                     src("winner = p")
                     src("break")
             if self.decl:
@@ -306,7 +286,7 @@ class TurnFlow:
         with src.block(f"for q in {order}:"):
             src("ok = False")
             src("fseen = set()")
-            with src.block("for c in hands[q]:"):
+            with src.block(f"for c in {self.hand('q')}:"):
                 with src.block("if FACES[c] in fseen:"):
                     src("continue")
                 src("fseen.add(FACES[c])")
@@ -317,9 +297,10 @@ class TurnFlow:
                 src("continue")
             src("jopts = []")
             src("fseen = set()")
-            calls = f"len(hands[q]) - 1 == {literal(self.decl_at)}" if self.decl else "False"
+            calls = f"{self.hand_len('q')} - 1 == {literal(self.decl_at)}" if self.decl else "False"
             src(f"calls = {calls}")
-            with src.block("for c in sorted(hands[q], key=FACES.__getitem__):"):
+            by_face = self.hand("q") if self.face_order else "sorted(hands[q], key=FACES.__getitem__)"
+            with src.block(f"for c in {by_face}:"):
                 with src.block(f"if FACES[c] in fseen or not {cond('c')}:"):
                     src("continue")
                 src("fseen.add(FACES[c])")
@@ -328,7 +309,7 @@ class TurnFlow:
                     with src.block("if calls:"):
                         src("jopts.append((c, True, col))")
             src("decisions += 1")
-            with src.block("if AG[q] == GREEDY:"):          # jumps in, with the call where it can
+            with src.block(f"if {self.is_agent('q', 'greedy')}:"):          # jumps in, with the call where it can
                 self.first_call("jopts", 1, "m")
             with src.block("else:"):
                 src("m = int(arnd() * (len(jopts) + 1))")
@@ -337,7 +318,7 @@ class TurnFlow:
             src("card, call, given = jopts[m]")
             src("if log is not None: EV_JUMP_IN(log, round_no, q, card)")
             src("p = q")
-            src("hand = hands[p]")
+            src("hand = hc[p]" if self.counted else "hand = hands[p]")
             src("just_drawn = False")
             src("jumped = True")
             src("break")
@@ -356,29 +337,35 @@ class TurnFlow:
         src, r = self.src, self.rules
         if turn["draw_until_playable"]:
             src("got = 0")
+            if self.counted:
+                src("dl = []")
             with src.block("for _ in range(MAX_DRAW):"):
                 with self.refill():
                     src("if log is not None: EV_DRAW_SHORT(log, round_no, p, 1, 0)")
                     src("break")
-                src("card = pile.pop()")
-                src("hand.append(card)")
+                self.take("card")
+                self.gain("p", "card")
+                if self.counted:
+                    src("if log is not None: dl.append(card)")
                 src("got += 1")
                 src("drawn += 1")
                 self.options("card", single=True)
                 with src.block("if total:"):
                     src("break")
             with src.block("if got:"):
-                src(f"if log is not None: EV_DRAW(log, round_no, p, hand[-got:], {literal(WHY_UNTIL_PLAYABLE)})")
-            src("card = hand[-1] if got else None")
+                src(f"if log is not None: EV_DRAW(log, round_no, p, {'dl' if self.counted else 'hand[-got:]'}, "
+                    f"{literal(WHY_UNTIL_PLAYABLE)})")
+            src("card = card if got else None" if self.counted else "card = hand[-1] if got else None")
         else:
             got = self.draw("p", literal(1), WHY_DRAW)
-            src(f"card = hand[-1] if {got} else None")
+            src(f"card = {'f' if self.counted else 'hand[-1]'} if {got} else None")
         mode = turn["drawn_card"]
         with src.block("if card is None:"):
             src("continue")
         if any(t["event"] == "draw" for t in r.ir.get("triggers", [])):
             self.triggers("draw", {"me": "p", "_who": "p", "card": "card"}, "card")
             if self.moves_hands:
+                self.not_counted("a rule on drawing that moves hands")
                 with src.block("if card not in hands[p]:"):
                     src("continue")
                 src("hand = hands[p]")
@@ -395,13 +382,13 @@ class TurnFlow:
         with src.block("if not total:"):
             src("continue")
         src("decisions += 1")
-        with src.block("if AG[p] == GREEDY:"):
+        with src.block(f"if {self.is_agent('p', 'greedy')}:"):
             self.greedy_play()
         if mode == "must_play":
             with src.block("else:"):
                 src("i = int(arnd() * total)")
         else:                                   # the plays, then keeping it
-            with src.block("elif AG[p] == RANDOM_PLAY:"):
+            with src.block(f"elif {self.is_agent('p', 'random_play')}:"):
                 src("i = int(arnd() * total)")
             with src.block("else:"):
                 src("i = int(arnd() * (total + 1))")
@@ -422,9 +409,9 @@ class TurnFlow:
             src(f"if log is not None: EV_GAME_END(log, round_no, None, {literal(OUTCOME_STALLED)})")
             src("break")
         if sc["method"] == "each_scores_own_hand":
-            src("gained = [(q, sum(POINTS[c] for c in hands[q])) for q in range(N)]")
+            src(f"gained = [(q, sum(POINTS[c] for c in {self.hand('q')})) for q in range(N)]")
         else:
-            src("gained = [(winner, sum(POINTS[c] for q in range(N) if q != winner for c in hands[q]))]")
+            src(f"gained = [(winner, sum(POINTS[c] for q in range(N) if q != winner for c in {self.hand('q')}))]")
         with src.block("for q, g in gained:"):
             src("scores[q] += g")
         ir_sc = self.rules.ir.get("scoring", {})

@@ -13,7 +13,7 @@ import linecache
 import random
 import traceback
 
-from .codegen import generate
+from .codegen import generate, option_groups
 from .compiler import NO_COLOR
 from .errors import RuleRuntimeError
 from .state import DRAW, KEEP, Action
@@ -48,21 +48,29 @@ class Program:
     """A game's generated simulator: `play(seed, agent_names)` plays the game the engine would play
     with that seed and those agents (simulation.play_one) and returns a GameRecord."""
 
-    def __init__(self, game, agents: tuple):
+    def __init__(self, game, agents: tuple, representation: str = "cards"):
         self.game = game
-        src = generate(game, agents)
+        self.agents = tuple(agents)
+        self.representation = representation
+        src = generate(game, agents, representation)
         self.source = src.text()
         self.where = src.where
         self.texts = list(src.texts)
         digest = hashlib.sha256(self.source.encode()).hexdigest()[:12]
         self.filename = f"<unorules-generated {digest}>"
         linecache.cache[self.filename] = (len(self.source), None, self.source.splitlines(True), self.filename)
-        namespace = tables(game, self)
+        namespace = tables(game, self, counted=representation == "counted")
         exec(compile(self.source, self.filename, "exec"), namespace)
-        self._play = namespace["play"]
+        self._play, self._play_quiet = namespace["play"], namespace["play_quiet"]
 
     def play(self, seed: int, names, log: bool = False) -> GameRecord:
-        return self._play(seed, tuple(AGENT_CODES[n] for n in names), [] if log else None, set())
+        """`log`: keep the event log (`play`), else play the same game without it (`play_quiet`)."""
+        if tuple(names) != self.agents:
+            raise ValueError(f"this code was generated for the agents {self.agents}, not {tuple(names)}")
+        agents = tuple(AGENT_CODES[n] for n in names)
+        if log:
+            return self._play(seed, agents, [], set())
+        return self._play_quiet(seed, agents, None, set())
 
     def rule_of(self, e: Exception) -> str | None:
         """The rule (file:line:col) of the innermost generated line the error passed through."""
@@ -103,8 +111,31 @@ def chance_pick(texts):
     return pick
 
 
-def tables(game, program) -> dict:
-    """The names generated code reads: the deck's tables, the play actions, the event writers."""
+def held(counts, mask):
+    """A hand counted per face, as its faces in face order, each as often as it is held."""
+    out = []
+    while mask:
+        low = mask & -mask
+        f = low.bit_length() - 1
+        out += [f] * counts[f]
+        mask ^= low
+    return out
+
+
+def faces_in(mask):
+    """The faces of a mask, in face order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def tables(game, program, counted: bool = False) -> dict:
+    """The names generated code reads: the deck's tables, the play actions, the event writers.
+    `counted`: the code holds faces, not cards (codegen.Generator), so each card table is indexed
+    by face (the cards of one face share every entry)."""
     r, n = game.rules, game.players
     st = game.new_state(0, deal=False)
     st.setup_cards(None)
@@ -112,6 +143,18 @@ def tables(game, program) -> dict:
     names = [r.face_names[f] for f in st.card_faces[0]]
     colors = r.color_names
     points = [r.kinds[st.ckind[c]].points(st, {"me": 0, "_who": 0, "card": c}) for c in range(st.ncards)]
+    ccolor, ckind, deck = st.ccolor, st.ckind, list(faces)
+    if counted:
+        nfaces = len(r.faces)
+        card_of = [0] * nfaces                  # a card of each face (any: they share every entry)
+        for c in reversed(range(st.ncards)):
+            card_of[faces[c]] = c
+
+        def by_face(table):
+            return [table[card_of[f]] for f in range(nfaces)]
+        ccolor, ckind, cmask, opts, opts_call, names, points = (
+            by_face(t) for t in (ccolor, ckind, cmask, opts, opts_call, names, points))
+        faces = list(range(nfaces))
 
     def others(direction):
         return [tuple((p + k * direction) % n for k in range(1, n)) for p in range(n)]
@@ -140,7 +183,7 @@ def tables(game, program) -> dict:
         "__builtins__": {"range": range, "len": len, "int": int, "min": min, "max": max, "sum": sum, "any": any,
                          "all": all, "next": next, "tuple": tuple, "enumerate": enumerate, "float": float, "set": set,
                          "sorted": sorted, "bool": bool, "reversed": reversed, "list": list},
-        "RANDOM": random.Random, "N": n, "NCARDS": st.ncards, "CCOLOR": st.ccolor, "CKIND": st.ckind,
+        "RANDOM": random.Random, "N": n, "NCARDS": st.ncards, "CCOLOR": ccolor, "CKIND": ckind,
         "CMASK": cmask, "FACES": faces, "NOPT": [len(o) for o in opts],
         "VCOLOR": [tuple(a.color for a in o) for o in opts], "VCALL": [tuple(a.call for a in o) for o in opts],
         "NOPT_CALL": [len(o) for o in opts_call], "VCOLOR_CALL": [tuple(a.color for a in o) for o in opts_call],
@@ -213,4 +256,16 @@ def tables(game, program) -> dict:
         "EV_GAME_END": lambda log, r_, w, outcome: ev(log, r_, "game_end", winner=w, outcome=OUTCOMES[outcome]),
         "EV_ERROR": lambda log, r_, e: ev(log, r_, "error", message=str(e)),
     }
+    if counted:
+        ns.update({
+            "DECK": deck, "NFACES": len(faces), "BIT": [1 << f for f in faces], "HELD": held,
+            "NO_FACES": [0] * len(faces), "FACES_IN": faces_in, "COLOR_IDS": range(-1, len(colors)),
+            "SUM_MASK": lambda faces_: sum(1 << f for f in faces_),
+            "RULED_FACES": sum(1 << f for f in faces if cmask[f] == MATCH_RULE),
+            # per group j of faces with as many play actions each: the faces, without and with the call
+            "NOPT_MASKS": [m for _, m in option_groups(opts)], "NOPT_MASKS_CALL": [m for _, m in option_groups(opts_call)],
+            # by current color and top kind: the faces whose match mask shares a bit with the target
+            # (play_options' candidates)
+            "FACES_TO": [[sum(1 << f for f in faces if cmask[f] & t) for t in row] for row in ns["TARGET"]],
+        })
     return ns

@@ -3,7 +3,7 @@ statistics, optional event logs, and worker processes whose merged totals equal 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .agents import make_agents
@@ -33,8 +33,7 @@ class RunSpec:
     options: tuple = ()
     perform_chance: float | None = None
     track: tuple = ()                 # card kinds whose players are followed (compare)
-    simulator: str = "auto"           # auto: generated code where it covers the rules, else the engine;
-                                      # generated: that or an error; engine: the agenda interpreter
+    simulator: str = "auto"           # SIMULATORS: who plays the games
 
 
 def make_game(spec: RunSpec, log_events: bool = False) -> Game:
@@ -83,7 +82,12 @@ def play_one(game: Game, spec: RunSpec, index: int):
     return s
 
 
-SIMULATORS = ("auto", "generated", "engine")
+SIMULATORS = ("auto", "counted", "generated", "engine")
+# auto: the first of these that covers the rules and agents: counted, generated, the engine
+# counted: generated code holding hands as counts per face: the engine's rules and distribution of
+#          games, not its games (its own random stream; tests/test_codegen.py checks both)
+# generated: generated code that plays the engine's games, event for event
+# engine: the agenda interpreter
 _PROGRAMS: dict = {}       # per process: (game, agents) -> the generated simulator, or why there is none
 
 
@@ -98,19 +102,25 @@ def simulator_for(game: Game, spec: RunSpec):
     if spec.simulator == "engine":
         return None, "asked for"
     names = tuple(seat_agents(spec))
-    key = (id(game), names)
-    if key not in _PROGRAMS:
-        if len(_PROGRAMS) > 8:
-            _PROGRAMS.clear()
-        try:
-            _PROGRAMS[key] = (Program(game, names), None)
-        except NotCovered as e:
-            _PROGRAMS[key] = (None, f"the code generator does not cover {e}")
-        _PROGRAMS[key] += (game,)           # keeps the game alive while its id is a key
-    program, why, _ = _PROGRAMS[key]
-    if program is None and spec.simulator == "generated":
-        raise UnorulesError(f"`{spec.source}` cannot run as generated code: {why} (use --simulator auto or engine)")
-    return program, why
+    reasons = {}
+    for representation in {"auto": ("counted", "cards"), "counted": ("counted",), "generated": ("cards",)}[spec.simulator]:
+        key = (id(game), names, representation)
+        if key not in _PROGRAMS:
+            if len(_PROGRAMS) > 16:
+                _PROGRAMS.clear()
+            try:
+                _PROGRAMS[key] = (Program(game, names, representation), None)
+            except NotCovered as e:
+                _PROGRAMS[key] = (None, str(e))
+            _PROGRAMS[key] += (game,)           # keeps the game alive while its id is a key
+        program, reasons[representation], _ = _PROGRAMS[key]
+        if program is not None:             # and why it is not the faster one, where it is not
+            return program, (f"hands counted per face do not cover {reasons['counted']}"
+                             if representation == "cards" and "counted" in reasons else None)
+    why = f"the code generator does not cover {reasons[representation]}"
+    if spec.simulator != "auto":
+        raise UnorulesError(f"`{spec.source}` cannot run as {spec.simulator} code: {why} (use --simulator auto or engine)")
+    return None, why
 
 
 _GAMES: dict = {}          # per process: a worker compiles the rulebook once, not once per chunk
@@ -135,7 +145,7 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
     summary = Summary()
     out = open(events_path, "w", encoding="utf-8") if events_path else None
     if out is not None:
-        out.write(json.dumps(header(spec)) + "\n")
+        out.write(json.dumps(header(spec, program)) + "\n")
     i = start
     try:
         for i in range(start, stop):
@@ -164,9 +174,13 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
 EVENTS_VERSION = 1
 
 
-def header(spec: RunSpec) -> dict:
-    """The first line of an events file: the run it records, so `unorules replay` can play it again."""
-    return {"unorules_events": EVENTS_VERSION, "rulebook": spec.source, "include": list(spec.include),
+def header(spec: RunSpec, program=None) -> dict:
+    """The first line of an events file: the run it records, so `unorules replay` can play it again
+    (its simulator: "counted" where counted hands played it, else "engine", whose games generated
+    code plays too)."""
+    counted = program is not None and program.representation == "counted"
+    return {"unorules_events": EVENTS_VERSION, "simulator": "counted" if counted else "engine",
+            "rulebook": spec.source, "include": list(spec.include),
             "with": [str(w) for w in spec.with_], "search": [str(p) for p in spec.search], "players": spec.players,
             "seed": spec.seed, "agents": list(spec.agents), "rounds": spec.rounds, "options": dict(spec.options),
             "perform_chance": spec.perform_chance}
@@ -198,9 +212,17 @@ def replay(path: str | Path) -> Replay:
                        tuple(head["options"].items()), head["perform_chance"])
         game = make_game(spec, log_events=True)
         current, expected = None, []
+        program = None
+        if head.get("simulator", "engine") == "counted":
+            program, _ = simulator_for(game, replace(spec, simulator="counted"))
+        elif head.get("simulator", "engine") != "engine":
+            raise UnorulesError(f"`{path}` names a simulator this version does not know: {head['simulator']!r}")
 
         def check(index, want):
-            s = play_one(game, spec, index)
+            if program is not None:
+                s = program.play(game_seed(spec.seed, index), seat_agents(spec), log=True)
+            else:
+                s = play_one(game, spec, index)
             got = [json.loads(json.dumps({"game": index, "seq": seq, **ev})) for seq, ev in enumerate(s.log)]
             for a, b in zip(want, got):
                 if a != b:
