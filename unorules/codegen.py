@@ -162,7 +162,7 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
         self.compiler = game.rules.compiler          # its name tables and `where`
         if self.compiler is None:                    # rules compiled by hand, not by compile_rulebook
             raise NotCovered("rules not made by compile_rulebook")
-        self.x = ExprGen(self.compiler, self.hand, self.hand_len, self.counted)
+        self.x = ExprGen(self.compiler, self.hand, self.hand_len, self.counted, self.hand_points)
         self.src = Source()
         self.agents = agents
         self.doing: list[str] = []           # the named rules being inlined (`do NAME`), innermost last
@@ -187,6 +187,12 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
         if self.counted:
             return f"HELD(hc[{p}], hm[{p}])"
         return f"sorted(hands[{p}], key=FACES.__getitem__)" if self.face_order else f"hands[{p}]"
+
+    def hand_points(self, p: str) -> str:
+        """The points of the cards in p's hand."""
+        if self.counted:
+            return f"HAND_POINTS(hc[{p}], hm[{p}])"
+        return f"sum(POINTS[c] for c in {self.hand(p)})"
 
     def hand_len(self, p: str) -> str:
         return f"hn[{p}]" if self.counted else f"len(hands[{p}])"
@@ -216,6 +222,12 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
             self.src(f"hn[{p}] -= 1")
         else:
             self.src(f"{hand or f'hands[{p}]'}.remove({card})")
+
+    def uniform_agent(self) -> str | None:
+        """The agent of every seat, where they all have the same one."""
+        if len(set(self.agents)) == 1 and len(self.agents) == self.game.players:
+            return self.agents[0]
+        return None
 
     def is_agent(self, p: str, name: str) -> str:
         """The test that seat p's agent is `name` (greedy or random_play): a constant where every

@@ -28,7 +28,8 @@ class ExprGen:
     penalty, just_drawn, ...) to the Python expressions that hold them where the code runs."""
 
     def __init__(self, compiler, hand=lambda p: f"hands[{p}]", hand_len=lambda p: f"len(hands[{p}])",
-                 counted: bool = False):
+                 counted: bool = False, hand_points=lambda p: f"sum(POINTS[c] for c in hands[{p}])"):
+        self.hand_points = hand_points
         self.c = compiler                   # compiler.Compiler: its name tables (colors, kinds, options)
         self.hand, self.hand_len = hand, hand_len     # a player's hand, and its size, as the generator holds hands
         self.counted = counted              # hands are counts per face and a mask of the faces held
@@ -161,8 +162,8 @@ class ExprGen:
             return "CCOLOR[discard[-1]]"
         if n == "kind" and e["of"] == {"kind": "name", "name": "top"} and "top" not in scope:
             return "CKIND[discard[-1]]"
-        if n == "size" and e["of"].get("kind") == "attr" and e["of"]["name"] == "hand":
-            return self.hand_len(self.expr(e["of"]["of"], scope))
+        if n in ("size", "points") and e["of"].get("kind") == "attr" and e["of"]["name"] == "hand":
+            return (self.hand_len if n == "size" else self.hand_points)(self.expr(e["of"]["of"], scope))
         of = self.expr(e["of"], scope)
         if n == "color":
             return f"CCOLOR[{of}]"

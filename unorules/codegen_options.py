@@ -15,14 +15,14 @@ class PlayOptions:
         agent's pick is index arithmetic over them, as over the engine's list of actions. In face
         order (Generator.face_order) the faces come in face order; counted, `legal` is a mask."""
         src = self.src
+        if self.counted and not single:
+            self.counted_options()
+            return
         if self.decl:                        # with the call where playing leaves the declared count
             with src.block(f"if {self.hand_len('p')} - 1 == {literal(self.decl_at)}:"):
                 src("NO, VC, VK = NOPT_CALL, VCOLOR_CALL, VCALL_CALL")
             with src.block("else:"):
                 src("NO, VC, VK = NOPT, VCOLOR, VCALL")
-        if self.counted and not single:
-            self.counted_options()
-            return
         src("target = TARGET[color + 1][CKIND[discard[-1]]]")      # what a card's match mask must share
         if single:
             src(f"legal = [{cards}] if CMASK[{cards}] & target else []")
@@ -95,8 +95,10 @@ class PlayOptions:
         plain, call = self.option_counts
         if self.decl:                        # with the call where playing leaves the declared count
             with src.block(f"if {self.hand_len('p')} - 1 == {literal(self.decl_at)}:"):
+                src("NO, VC, VK = NOPT_CALL, VCOLOR_CALL, VCALL_CALL")
                 src(total("NOPT_MASKS_CALL", call))
             with src.block("else:"):
+                src("NO, VC, VK = NOPT, VCOLOR, VCALL")
                 src(total("NOPT_MASKS", plain))
         else:
             src(total("NOPT_MASKS", plain))

@@ -217,17 +217,7 @@ class TurnFlow:
             src("size = total + 1" if not turn["draw_only_when_stuck"] else "size = total if total else 1")
             src("decisions += 1")
             src("turn_decisions += 1")
-            with src.block(f"if {self.is_agent('p', 'greedy')}:"):                # a play whenever it can play
-                with src.block("if total:"):
-                    if self.counted:
-                        src("glegal = FACES_IN(legal)")
-                    self.greedy_play("glegal" if self.counted else "legal")
-                with src.block("else:"):
-                    src("i = 0")
-            with src.block(f"elif {self.is_agent('p', 'random_play')} and total and size > total:"):
-                src("i = int(arnd() * (size - 1))")
-            with src.block("else:"):
-                src("i = int(arnd() * size)")
+            self.pick_turn_action()
             with src.block("if i >= total:"):
                 self.turn_draw(turn)
             with src.block("else:"):
@@ -256,7 +246,7 @@ class TurnFlow:
             self.triggers("play", fired, "card")
             held = "hn" if self.counted else "hands"
             if self.moves_hands:
-                with src.block(f"if not ({held}[p] and all({held})):"):
+                with src.block("if 0 in hn:" if self.counted else f"if not ({held}[p] and all({held})):"):
                     src(f"winner = next(q for q in ((p,) + OTHERS[direction][p]) if not {held}[q])")
                     src("break")
             else:                            # no rule takes cards from a hand but a play: only p can be out
@@ -267,6 +257,37 @@ class TurnFlow:
                 with src.block("if exposed:"):
                     self.catch_window()
         self.end_round(sc, single)
+
+    def pick_turn_action(self):
+        """The seat's agent picks the index `i` of its turn's action: the plays (`total` of them),
+        then drawing (`size` actions in all). Greedy plays whenever it can; random_play too, at
+        random; random picks any. Where every seat has the same agent, only its choice is written."""
+        src = self.src
+
+        def greedy():
+            with src.block("if total:"):
+                if self.counted:
+                    src("glegal = FACES_IN(legal)")
+                self.greedy_play("glegal" if self.counted else "legal")
+            with src.block("else:"):
+                src("i = 0")
+        uniform = self.uniform_agent()
+        if uniform == "greedy":
+            greedy()
+        elif uniform == "random_play":
+            with src.block("if total and size > total:"):
+                src("i = int(arnd() * (size - 1))")
+            with src.block("else:"):
+                src("i = int(arnd() * size)")
+        elif uniform == "random":
+            src("i = int(arnd() * size)")
+        else:
+            with src.block(f"if {self.is_agent('p', 'greedy')}:"):
+                greedy()
+            with src.block(f"elif {self.is_agent('p', 'random_play')} and total and size > total:"):
+                src("i = int(arnd() * (size - 1))")
+            with src.block("else:"):
+                src("i = int(arnd() * size)")
 
     def jump_window(self):
         """turns.jump_window: after a play, the others in the out-of-turn order may jump in with a
@@ -382,16 +403,25 @@ class TurnFlow:
         with src.block("if not total:"):
             src("continue")
         src("decisions += 1")
-        with src.block(f"if {self.is_agent('p', 'greedy')}:"):
+        uniform = self.uniform_agent()
+        if uniform == "greedy":
             self.greedy_play()
-        if mode == "must_play":
-            with src.block("else:"):
-                src("i = int(arnd() * total)")
-        else:                                   # the plays, then keeping it
-            with src.block(f"elif {self.is_agent('p', 'random_play')}:"):
-                src("i = int(arnd() * total)")
-            with src.block("else:"):
-                src("i = int(arnd() * (total + 1))")
+        elif uniform is not None and (mode == "must_play" or uniform == "random_play"):
+            src("i = int(arnd() * total)")
+        elif uniform is not None:              # random: the plays, then keeping it
+            src("i = int(arnd() * (total + 1))")
+        else:
+            with src.block(f"if {self.is_agent('p', 'greedy')}:"):
+                self.greedy_play()
+            if mode == "must_play":
+                with src.block("else:"):
+                    src("i = int(arnd() * total)")
+            else:                                   # the plays, then keeping it
+                with src.block(f"elif {self.is_agent('p', 'random_play')}:"):
+                    src("i = int(arnd() * total)")
+                with src.block("else:"):
+                    src("i = int(arnd() * (total + 1))")
+        if mode != "must_play":
             with src.block("if i == total:"):
                 src("if log is not None: EV_KEEP(log, round_no, p)")
                 src("continue")
@@ -409,7 +439,9 @@ class TurnFlow:
             src(f"if log is not None: EV_GAME_END(log, round_no, None, {literal(OUTCOME_STALLED)})")
             src("break")
         if sc["method"] == "each_scores_own_hand":
-            src(f"gained = [(q, sum(POINTS[c] for c in {self.hand('q')})) for q in range(N)]")
+            src(f"gained = [(q, {self.hand_points('q')}) for q in range(N)]")
+        elif self.counted:
+            src(f"gained = [(winner, sum({self.hand_points('q')} for q in range(N) if q != winner))]")
         else:
             src(f"gained = [(winner, sum(POINTS[c] for q in range(N) if q != winner for c in {self.hand('q')}))]")
         with src.block("for q, g in gained:"):

@@ -10,6 +10,7 @@ import hashlib
 from bisect import bisect
 from itertools import accumulate
 import linecache
+from operator import mul
 import random
 import traceback
 
@@ -120,6 +121,14 @@ def held(counts, mask):
         out += [f] * counts[f]
         mask ^= low
     return out
+
+
+def hand_points(points):
+    """The points of a hand counted per face: a sum of products where every card's points are
+    whole (exact in any order), else card by card in face order, as its reference adds them."""
+    if all(type(v) is int for v in points):
+        return lambda counts, mask: sum(map(mul, points, counts))
+    return lambda counts, mask: sum(points[f] for f in held(counts, mask))
 
 
 def faces_in(mask):
@@ -260,6 +269,7 @@ def tables(game, program, counted: bool = False) -> dict:
         ns.update({
             "DECK": deck, "NFACES": len(faces), "BIT": [1 << f for f in faces], "HELD": held,
             "NO_FACES": [0] * len(faces), "FACES_IN": faces_in, "COLOR_IDS": range(-1, len(colors)),
+            "HAND_POINTS": hand_points(points),
             "SUM_MASK": lambda faces_: sum(1 << f for f in faces_),
             "RULED_FACES": sum(1 << f for f in faces if cmask[f] == MATCH_RULE),
             # per group j of faces with as many play actions each: the faces, without and with the call
