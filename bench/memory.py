@@ -6,6 +6,7 @@ to the smallest's is printed and should be within 1.10.
 
     python bench/memory.py --rulebook rlcard --agents random_play --games 10000,1000000
     python bench/memory.py --simulator engine ...      # the interpreter instead of the generated code
+    python bench/memory.py --simulator generated ...   # the generated code that plays the engine's games
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def main():
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--agents", default="random_play")
     ap.add_argument("--games", default="10000,1000000")
-    ap.add_argument("--simulator", default="auto", choices=["auto", "generated", "engine"])
+    ap.add_argument("--simulator", default="auto", choices=["auto", "counted", "generated", "engine"])
     args = ap.parse_args()
     rows = []
     for n in [int(g) for g in args.games.split(",")]:

@@ -63,25 +63,32 @@ def unorules_runner(rulebook, count_key, agent="random", simulator="auto", round
 
 
 def table(args):
-    """Every shipped rulebook, greedy and random_play seats: the engine against simulate's own choice
-    (counted hands, else the generated code that plays the engine's games, else the engine),
-    alternating, median games/s."""
+    """Every shipped rulebook, greedy and random_play seats: the engine in one process (the "before":
+    simulate's path before code generation, with its old default of one worker) against simulate's own
+    choice (counted hands, else the generated code that plays the engine's games, else the engine),
+    in one process and with simulate's default workers (one per core); alternating, median games/s."""
+    from unorules.simulation import default_workers, simulate
     names = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.uno"))
-    print(f"{'rulebook':<18} {'agents':<12} {'engine g/s':>10} {'simulate g/s':>12} {'ratio':>6}  simulator")
+    workers = default_workers()
+    print(f"{'rulebook':<18} {'agents':<12} {'engine g/s':>10} {'simulate g/s':>12} {'ratio':>6} "
+          f"{f'{workers} workers g/s':>16} {'ratio':>6}  simulator")
     for name in names:
         players = 2 if name == "showdown" else 4
         for agent in ("greedy", "random_play"):
-            rates = {"engine": [], "auto": []}
+            rates = {"engine": [], "auto": [], "workers": []}
+            spec = RunSpec(name, players=players, agents=(agent,), rounds="single")
             for _ in range(args.repeats):
-                for sim in rates:
+                for sim in ("engine", "auto"):
                     elapsed, _, _ = unorules_runner(name, "decisions", agent, sim, "single")(args.games, players, 0)
                     rates[sim].append(args.games / elapsed)
-            spec = RunSpec(name, players=players, agents=(agent,), rounds="single")
+                t0 = time.perf_counter()
+                simulate(spec, args.games, workers=workers)
+                rates["workers"].append(args.games / (time.perf_counter() - t0))
             program, why = simulator_for(make_game(spec), spec)
-            e, a = statistics.median(rates["engine"]), statistics.median(rates["auto"])
+            e, a, w = (statistics.median(rates[k]) for k in ("engine", "auto", "workers"))
             used = ("counted" if program.representation == "counted" else "generated") if program else (
                 "engine (" + why.replace("the code generator does not cover ", "") + ")")
-            print(f"{name:<18} {agent:<12} {e:10.0f} {a:12.0f} {a / e:5.2f}x  {used}", flush=True)
+            print(f"{name:<18} {agent:<12} {e:10.0f} {a:12.0f} {a / e:5.2f}x {w:16.0f} {w / e:5.2f}x  {used}", flush=True)
 
 
 def main():

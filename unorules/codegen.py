@@ -157,6 +157,9 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
         self.counted = representation == "counted"
         self.face_order = representation != "cards"
         self.option_counts = face_option_counts(game) if self.counted else None
+        # counted hands keep a count per color too (hk: player -> color + 1 -> cards) where a greedy
+        # seat reads it, on every decision
+        self.color_counts = self.counted and "greedy" in agents
         self.game = game
         self.rules = game.rules
         self.compiler = game.rules.compiler          # its name tables and `where`
@@ -209,6 +212,7 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
             self.src(f"hc[{p}][{card}] += 1")
             self.src(f"hm[{p}] |= BIT[{card}]")
             self.src(f"hn[{p}] += 1")
+            self.count_color(p, card, "+")
         else:
             self.src(f"hands[{p}].append({card})")
 
@@ -220,8 +224,27 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
             with self.src.block(f"if not {h}[{card}]:"):
                 self.src(f"hm[{p}] ^= BIT[{card}]")
             self.src(f"hn[{p}] -= 1")
+            self.count_color(p, card, "-")
         else:
             self.src(f"{hand or f'hands[{p}]'}.remove({card})")
+
+    def count_color(self, p: str, card: str, sign: str):
+        if self.color_counts:
+            self.src(f"hk[{p}][CCOLOR[{card}] + 1] {sign}= 1")
+
+    def held_lists(self) -> tuple:
+        """The locals that hold the hands, one list by player each."""
+        if not self.counted:
+            return ("hands",)
+        return ("hc", "hm", "hn", "hk") if self.color_counts else ("hc", "hm", "hn")
+
+    def empty_hands(self):
+        """Counted hands, all empty (at the start and at each new round)."""
+        self.src("hc = [[0] * NFACES for _ in range(N)]")
+        self.src("hm = [0] * N")
+        self.src("hn = [0] * N")
+        if self.color_counts:
+            self.src("hk = [[0] * NCOLOR_SLOTS for _ in range(N)]")
 
     def uniform_agent(self) -> str | None:
         """The agent of every seat, where they all have the same one."""

@@ -121,7 +121,7 @@ class RuleActions:
             q = x.name_var("q")
             src(f"{q} = {x.expr(a['with'], scope)}")
             with src.block(f"if {q} is not None and {q} != {p}:"):
-                for held in (("hc", "hm", "hn") if self.counted else ("hands",)):
+                for held in self.held_lists():
                     src(f"{held}[{p}], {held}[{q}] = {held}[{q}], {held}[{p}]")
                 if self.decl:
                     src(f"if {p} in exposed: exposed.remove({p})")
@@ -130,7 +130,7 @@ class RuleActions:
         elif k == "pass_hands":
             d = {"clockwise": "1", "counterclockwise": "-1"}.get(a.get("direction"), "direction")
             src(f"d = {d}")
-            for held in (("hc", "hm", "hn") if self.counted else ("hands",)):
+            for held in self.held_lists():
                 src(f"new = list({held})")
                 with src.block("for q in range(N):"):
                     src(f"new[(q + d) % N] = {held}[q]")
@@ -160,6 +160,8 @@ class RuleActions:
                     src("h[:] = NO_FACES")
                 src("hm = [0] * N")
                 src("hn = [0] * N")
+                if self.color_counts:
+                    src("hk = [[0] * NCOLOR_SLOTS for _ in range(N)]")
             else:
                 with src.block("for h in hands:"):
                     src("h.clear()")
@@ -314,6 +316,7 @@ class RuleActions:
                 self.take("f")
                 src("h[f] += 1")
                 src(f"hm[{q}] |= BIT[f]")
+                self.count_color(q, "f", "+")
                 src(f"hn[{q}] += 1")
                 src("if log is not None: dl.append(f)")
             else:
@@ -360,11 +363,14 @@ class RuleActions:
         src = self.src
         src("decisions += 1")
         with src.block(f"if {self.is_agent(p, 'greedy')}:"):        # the color it holds most, the first of a tie
-            src("held = [0] * NCOLORS")
-            with src.block(f"for c in {self.hand(p)}:"):
-                src("j = COLOR_INDEX[CCOLOR[c] + 1]")
-                with src.block("if j >= 0:"):
-                    src("held[j] += 1")
+            if self.color_counts:
+                src(f"held = [hk[{p}][c + 1] for c in SIDE_COLORS]")
+            else:
+                src("held = [0] * NCOLORS")
+                with src.block(f"for c in {self.hand(p)}:"):
+                    src("j = COLOR_INDEX[CCOLOR[c] + 1]")
+                    with src.block("if j >= 0:"):
+                        src("held[j] += 1")
             src("j = 0")
             with src.block("for m in range(1, NCOLORS):"):
                 with src.block("if held[m] > held[j]:"):
@@ -374,33 +380,47 @@ class RuleActions:
             src("a = COLOR_OPTS[int(arnd() * NCOLORS)]")
         self.set_color("a.value")
 
-    def greedy_play(self, legal: str = "legal"):
+    def greedy_play(self, legal: str = "legal", mask: bool = False):
         """GreedyAgent._play over the play actions of `legal`: the flat index `i` of the best (rather
         attack when the next player is close to going out, keep wilds, call, shed points, play the
         color held most, name the color held most; the first of equals, as max() takes)."""
         src = self.src
-        src("held = {}")
-        with src.block(f"for c in {self.hand('p') if self.face_order else 'hand'}:"):
-            src("cc = CCOLOR[c]")
-            src("held[cc] = held.get(cc, 0) + 1")
+        if self.color_counts:                 # held: by color + 1
+            src("held = hk[p]")
+            count, named = "held[cc + 1]", "held[g + 1] - (cc == g)"
+        else:
+            src("held = {}")
+            with src.block(f"for c in {self.hand('p') if self.counted else 'hand'}:"):
+                src("cc = CCOLOR[c]")
+                src("held[cc] = held.get(cc, 0) + 1")
+            count, named = "held.get(cc, 0)", "held.get(g, 0) - (cc == g)"
         src(f"urgent = {self.hand_len('(p + direction) % N')} <= 2")
         src("best = None")
         src("at = 0")
         vc, vk = ("VC", "VK") if self.decl else ("VCOLOR", "VCALL")
-        with src.block(f"for c in {legal}:"):
-            src("kc = CKIND[c]")
-            src("cc = CCOLOR[c]")
-            src(f"colors = {vc}[c]")
-            src(f"calls = {vk}[c]")
-            with src.block(f"for j in range({self.no}[c]):"):
-                src("g = colors[j]")
-                src("key = (urgent and ATTACKS[kc], not WILD[kc], calls[j], POINTS[c], held.get(cc, 0), "
-                    f"held.get(g, 0) - (cc == g) if g is not None else 0, {'-FACES[c]' if self.face_order else '-c'}, "
-                    "-(g or 0))")
-                with src.block("if best is None or key > best:"):
-                    src("best = key")
-                    src("i = at + j")
-            src(f"at += {self.no}[c]")
+        if mask:                              # `legal`: a mask of faces, walked in face order
+            src(f"gm = {legal}")
+            src("while gm:")
+            src.depth += 1
+            src("low = gm & -gm")
+            src("gm ^= low")
+            src("c = low.bit_length() - 1")
+        else:
+            src(f"for c in {legal}:")
+            src.depth += 1
+        src("kc = CKIND[c]")
+        src("cc = CCOLOR[c]")
+        src(f"colors = {vc}[c]")
+        src(f"calls = {vk}[c]")
+        with src.block(f"for j in range({self.no}[c]):"):
+            src("g = colors[j]")
+            src(f"key = (urgent and ATTACKS[kc], not WILD[kc], calls[j], POINTS[c], {count}, "
+                f"{named} if g is not None else 0, {'-FACES[c]' if self.face_order else '-c'}, -(g or 0))")
+            with src.block("if best is None or key > best:"):
+                src("best = key")
+                src("i = at + j")
+        src(f"at += {self.no}[c]")
+        src.depth -= 1                        # the end of the loop over the options
 
     def refill(self):
         """An empty draw pile is refilled from under the discard pile's top card (table.reshuffle):
@@ -436,6 +456,7 @@ class RuleActions:
                     self.take("f")
                     src("h[f] += 1")
                     src(f"hm[{q}] |= BIT[f]")
+                    self.count_color(q, "f", "+")
                     src("if log is not None: dl.append(f)")
                 else:
                     self.take("c")
@@ -463,6 +484,7 @@ class RuleActions:
                 self.take("f")
                 src("h[f] += 1")
                 src(f"hm[{q}] |= BIT[f]")
+                self.count_color(q, "f", "+")
                 src(f"hn[{q}] += 1")
             else:
                 self.take("c")

@@ -63,9 +63,7 @@ class TurnFlow:
             src("rnd = RANDOM(seed).random")
             src("arnd = RANDOM(seed + 1).random")
         if self.counted:
-            src("hc = [[0] * NFACES for _ in range(N)]")
-            src("hm = [0] * N")
-            src("hn = [0] * N")
+            self.empty_hands()
             src("pile = list(DECK)")
         else:
             src("hands = [[] for _ in range(N)]")
@@ -105,9 +103,7 @@ class TurnFlow:
         src("turns = 0")
         with src.block("if round_no > 1:"):
             if self.counted:                 # every card is back: the deck in card order
-                src("hc = [[0] * NFACES for _ in range(N)]")
-                src("hm = [0] * N")
-                src("hn = [0] * N")
+                self.empty_hands()
                 src("discard.clear()")
                 src("pile = list(DECK)")
             else:
@@ -157,6 +153,7 @@ class TurnFlow:
                 with src.block("for f in dealt:"):
                     src("cq[f] += 1")
                     src("m |= BIT[f]")
+                    self.count_color("q", "f", "+")
                 src("hm[q] = m")
                 src("hn[q] += len(dealt)")
             else:
@@ -266,9 +263,7 @@ class TurnFlow:
 
         def greedy():
             with src.block("if total:"):
-                if self.counted:
-                    src("glegal = FACES_IN(legal)")
-                self.greedy_play("glegal" if self.counted else "legal")
+                self.greedy_play("legal", mask=self.counted)
             with src.block("else:"):
                 src("i = 0")
         uniform = self.uniform_agent()

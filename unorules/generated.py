@@ -269,7 +269,7 @@ def tables(game, program, counted: bool = False) -> dict:
         ns.update({
             "DECK": deck, "NFACES": len(faces), "BIT": [1 << f for f in faces], "HELD": held,
             "NO_FACES": [0] * len(faces), "FACES_IN": faces_in, "COLOR_IDS": range(-1, len(colors)),
-            "HAND_POINTS": hand_points(points),
+            "HAND_POINTS": hand_points(points), "NCOLOR_SLOTS": len(colors) + 1,
             "SUM_MASK": lambda faces_: sum(1 << f for f in faces_),
             "RULED_FACES": sum(1 << f for f in faces if cmask[f] == MATCH_RULE),
             # per group j of faces with as many play actions each: the faces, without and with the call
