@@ -191,6 +191,10 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
             return f"HELD(hc[{p}], hm[{p}])"
         return f"sorted(hands[{p}], key=FACES.__getitem__)" if self.face_order else f"hands[{p}]"
 
+    def faces_held(self, p: str) -> str:
+        """p's hand where only its faces matter, each once (counted) or as the hand holds them."""
+        return f"FACES_IN(hm[{p}])" if self.counted else self.hand(p)
+
     def hand_points(self, p: str) -> str:
         """The points of the cards in p's hand."""
         if self.counted:

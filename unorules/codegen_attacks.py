@@ -67,7 +67,7 @@ class AttackWindows:
             ir_r = self.rules.ir["reactions"][i]
             with src.from_rule(self.where(ir_r)):
                 with src.block(f"if REACT_TO[{literal(i)}][{atk['kind']}]:"):
-                    with src.block(f"for c in {self.hand(t)}:"):
+                    with src.block(f"for c in {self.faces_held(t)}:"):
                         with src.block(f"if REACT_WITH[{literal(i)}][CKIND[c]] and FACES[c] not in rseen:"):
                             if "if" in ir_r:
                                 scope = {"me": t, "_who": t, "card": "c", "target": t, "attacker": atk["attacker"],

@@ -213,6 +213,16 @@ class ExprGen:
                 and self.is_face_predicate(e["right"])
         return False
 
+    def face_table(self, pred) -> str:
+        """The table of face masks of a face predicate (is_face_predicate): by the current color
+        + 1 and the top card's face, the faces it holds of. Made when the code is loaded."""
+        text = self.expr(pred, {"card": "c", "top": "tf", "current_color": "col"})
+        table = next((t for t, p_ in self.face_tables if p_ == text), None)
+        if table is None:
+            table = self.name_var("FMASK")
+            self.face_tables.append((table, text))
+        return table
+
     def counted_hand_call(self, e, scope: dict) -> str | None:
         """`P.hand.any(pred)`, `.has(kind)`, `.count(pred)` over a counted hand, by face masks."""
         of = e["of"]
@@ -225,12 +235,7 @@ class ExprGen:
             return f"any(CKIND[c] == {kind} for c in FACES_IN(hm[{p}]))"
         var = self.name_var("c")
         if self.is_face_predicate(e["arg"]):
-            pred = self.expr(e["arg"], {"card": "c", "top": "tf", "current_color": "col"})
-            table = next((t for t, p_ in self.face_tables if p_ == pred), None)
-            if table is None:
-                table = self.name_var("FMASK")
-                self.face_tables.append((table, pred))
-            faces = f"(hm[{p}] & {table}[color + 1][discard[-1]])"
+            faces = f"(hm[{p}] & {self.face_table(e['arg'])}[color + 1][discard[-1]])"
         else:
             faces = f"hm[{p}]"
             pred = self.expr(e["arg"], dict(scope, card=var))

@@ -10,6 +10,12 @@ from .rounds import MAX_ROUNDS
 
 REASON_WIN, REASON_STALLED, REASON_ROUND_CAP = 0, 1, 2      # EV_ROUND_END's and EV_GAME_END's codes
 OUTCOME_WIN, OUTCOME_STALLED = 0, 1
+# jumping in without a condition: a card of the top card's very face (color and kind)
+SAME_FACE = {"kind": "binary", "op": "and",
+             "left": {"kind": "binary", "op": "==", "left": {"kind": "attr", "name": "color", "of": {"kind": "name", "name": "card"}},
+                      "right": {"kind": "attr", "name": "color", "of": {"kind": "name", "name": "top"}}},
+             "right": {"kind": "binary", "op": "==", "left": {"kind": "attr", "name": "kind", "of": {"kind": "name", "name": "card"}},
+                       "right": {"kind": "attr", "name": "kind", "of": {"kind": "name", "name": "top"}}}}
 # the tables read on every turn, bound as the function's locals (default arguments) when it is loaded
 HOT_TABLES = ("CCOLOR", "CKIND", "CMASK", "FACES", "NOPT", "VCOLOR", "COLOR_BIT", "KIND_BIT", "WILD", "MATCHK",
               "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "TARGET", "HAS_PLAY", "POINTS", "ATTACKS", "GREEDY",
@@ -299,6 +305,9 @@ class TurnFlow:
                     return x.expr(j["when"], scope)
             return f"(CCOLOR[{card}] == CCOLOR[discard[-1]] and CKIND[{card}] == CKIND[discard[-1]])"
         src("jumped = False")
+        if self.counted:
+            self.counted_jump_window(order, j, cond)
+            return
         with src.block(f"for q in {order}:"):
             src("ok = False")
             src("fseen = set()")
@@ -324,20 +333,47 @@ class TurnFlow:
                     src("jopts.append((c, False, col))")
                     with src.block("if calls:"):
                         src("jopts.append((c, True, col))")
-            src("decisions += 1")
-            with src.block(f"if {self.is_agent('q', 'greedy')}:"):          # jumps in, with the call where it can
-                self.first_call("jopts", 1, "m")
-            with src.block("else:"):
-                src("m = int(arnd() * (len(jopts) + 1))")
-            with src.block("if m == len(jopts):"):
+            self.jump_choice()
+
+    def counted_jump_window(self, order, j, cond):
+        """jump_window with hands counted per face: the faces each may jump in with, as a mask (one
+        table lookup where the condition is a face predicate), their options in face order."""
+        src, x = self.src, self.x
+        when = j.get("when", SAME_FACE)
+        table = x.face_table(when) if x.is_face_predicate(when) else None
+        with src.block(f"for q in {order}:"):
+            if table is not None:
+                src(f"jm = hm[q] & {table}[color + 1][discard[-1]]")
+            else:
+                src(f"jm = SUM_MASK(c for c in FACES_IN(hm[q]) if {cond('c')})")
+            with src.block("if not jm:"):
                 src("continue")
-            src("card, call, given = jopts[m]")
-            src("if log is not None: EV_JUMP_IN(log, round_no, q, card)")
-            src("p = q")
-            src("hand = hc[p]" if self.counted else "hand = hands[p]")
-            src("just_drawn = False")
-            src("jumped = True")
-            src("break")
+            src("jopts = []")
+            src(f"calls = {f'hn[q] - 1 == {literal(self.decl_at)}' if self.decl else 'False'}")
+            with src.block("for c in FACES_IN(jm):"):
+                with src.block("for col in (SIDE_COLORS if FUSED[CKIND[c]] else NO_COLORS):"):
+                    src("jopts.append((c, False, col))")
+                    with src.block("if calls:"):
+                        src("jopts.append((c, True, col))")
+            self.jump_choice()
+
+    def jump_choice(self):
+        """The one out of turn picks one of `jopts` or none; who does plays it instead."""
+        src = self.src
+        src("decisions += 1")
+        with src.block(f"if {self.is_agent('q', 'greedy')}:"):          # jumps in, with the call where it can
+            self.first_call("jopts", 1, "m")
+        with src.block("else:"):
+            src("m = int(arnd() * (len(jopts) + 1))")
+        with src.block("if m == len(jopts):"):
+            src("continue")
+        src("card, call, given = jopts[m]")
+        src("if log is not None: EV_JUMP_IN(log, round_no, q, card)")
+        src("p = q")
+        src("hand = hc[p]" if self.counted else "hand = hands[p]")
+        src("just_drawn = False")
+        src("jumped = True")
+        src("break")
 
     def first_call(self, opts: str, at: int, out: str):
         """Greedy's answer out of turn (agents.py): max(answers, key=call), the first with the call
