@@ -52,6 +52,7 @@ class Program:
     def __init__(self, game, agents: tuple, representation: str = "cards"):
         self.game = game
         self.agents = tuple(agents)
+        self._codes, self._names = tuple(AGENT_CODES.get(n, -1) for n in agents), None
         self.representation = representation
         src = generate(game, agents, representation)
         self.source = src.text()
@@ -66,9 +67,11 @@ class Program:
 
     def play(self, seed: int, names, log: bool = False) -> GameRecord:
         """`log`: keep the event log (`play`), else play the same game without it (`play_quiet`)."""
-        if tuple(names) != self.agents:
-            raise ValueError(f"this code was generated for the agents {self.agents}, not {tuple(names)}")
-        agents = tuple(AGENT_CODES[n] for n in names)
+        if names != self._names:             # (the list simulate passes every game: checked once)
+            if tuple(names) != self.agents:
+                raise ValueError(f"this code was generated for the agents {self.agents}, not {tuple(names)}")
+            self._names = list(names)
+        agents = self._codes
         if log:
             return self._play(seed, agents, [], set())
         return self._play_quiet(seed, agents, None, set())

@@ -67,8 +67,7 @@ class Summary:
     def add_game(self, state, agent_names: list[str]):
         self.games += 1
         self.outcomes[state.outcome] += 1
-        for seat, name in enumerate(agent_names):
-            self.seats_by_agent[name] += 1
+        self.seats_by_agent.update(agent_names)
         if state.outcome == "win" and state.winners:
             for w in state.winners:               # a team's members win together
                 self.wins_by_seat[w] += 1
@@ -78,10 +77,8 @@ class Summary:
         if state.rules.teams and not self.team_seats:
             for seat, team in enumerate(state.team_of):
                 self.team_seats.setdefault(team, []).append(seat)
-        for t in state.turns_per_round:
-            self.round_turns[t] += 1
-        for d in state.drawn_per_round:
-            self.round_drawn[d] += 1
+        self.round_turns.update(state.turns_per_round)
+        self.round_drawn.update(state.drawn_per_round)
         self.game_rounds[len(state.turns_per_round)] += 1
         if state.round > 1 or any(state.scores):
             self.score_spread[max(state.scores) - min(state.scores)] += 1
