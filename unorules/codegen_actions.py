@@ -312,16 +312,7 @@ class RuleActions:
             with self.refill():
                 src(f"if log is not None: EV_DRAW_SHORT(log, round_no, {q}, 1, 0)")
                 src("break")
-            if self.counted:                     # `f`: the last card drawn
-                self.take("f")
-                src("h[f] += 1")
-                src(f"hm[{q}] |= BIT[f]")
-                self.count_color(q, "f", "+")
-                src(f"hn[{q}] += 1")
-                src("if log is not None: dl.append(f)")
-            else:
-                self.take("c")
-                src("h.append(c)")
+            self.draw_card(q, size=True, listed=True)
             src(f"{got} += 1")
             src("drawn += 1")
             if self.decl:
@@ -452,15 +443,7 @@ class RuleActions:
                 with self.refill():
                     src(f"if log is not None: EV_DRAW_SHORT(log, round_no, {q}, {k}, {got})")
                     src("break")
-                if self.counted:                 # `f`: the last card drawn
-                    self.take("f")
-                    src("h[f] += 1")
-                    src(f"hm[{q}] |= BIT[f]")
-                    self.count_color(q, "f", "+")
-                    src("if log is not None: dl.append(f)")
-                else:
-                    self.take("c")
-                    src("h.append(c)")
+                self.draw_card(q, size=False, listed=True)
                 src(f"{got} += 1")
             with src.block(f"if {got}:"):
                 src(f"drawn += {got}")
@@ -472,6 +455,23 @@ class RuleActions:
                 src(f"if log is not None: EV_DRAW(log, round_no, {q}, {drawn_cards}, {literal(why)})")
         return got
 
+    def draw_card(self, q, size: bool, listed: bool):
+        """One card from the (non-empty) pile into q's hand, `h`: counted, the face is left in `f`
+        (`size`: counted in hn now; `listed`: kept in `dl` for the event log), else appended to h."""
+        src = self.src
+        if self.counted:
+            self.take("f")
+            src("h[f] += 1")
+            src(f"hm[{q}] |= BIT[f]")
+            self.count_color(q, "f", "+")
+            if size:
+                src(f"hn[{q}] += 1")
+            if listed:
+                src("if log is not None: dl.append(f)")
+        else:
+            self.take("c")
+            src("h.append(c)")
+
     def draw_single(self, q, got, why):
         """`draw 1` for seat q: draw's loop for one card, as straight-line code."""
         src = self.src
@@ -480,15 +480,7 @@ class RuleActions:
             src(f"if log is not None: EV_DRAW_SHORT(log, round_no, {q}, 1, 0)")
             src(f"{got} = 0")
         with src.block("else:"):
-            if self.counted:                 # `f`: the card drawn
-                self.take("f")
-                src("h[f] += 1")
-                src(f"hm[{q}] |= BIT[f]")
-                self.count_color(q, "f", "+")
-                src(f"hn[{q}] += 1")
-            else:
-                self.take("c")
-                src("h.append(c)")
+            self.draw_card(q, size=True, listed=False)
             src(f"{got} = 1")
             src("drawn += 1")
             if self.decl:
