@@ -166,8 +166,13 @@ def test_ctrl_c_exits_130_and_an_events_file_says_it_was_cut(tmp_path):
     import signal
     import time
     events = tmp_path / "ev.jsonl"
-    p = subprocess.Popen([sys.executable, "-c", "from unorules.cli import main; main()", "simulate", "classic",
-                          "-n", "1000000", "--events", str(events)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # the child answers Ctrl-C as a terminal's process would, whatever the test process's own
+    # disposition of SIGINT (a child inherits SIG_IGN, and Python then installs no handler)
+    child = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "from unorules.cli import main; main()")
+    p = subprocess.Popen([sys.executable, "-c", child, "simulate", "classic", "-n", "1000000", "--events", str(events)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     for _ in range(200):
         time.sleep(0.1)
         if events.exists() and events.stat().st_size > 0:
