@@ -259,8 +259,9 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
     def is_agent(self, p: str, name: str) -> str:
         """The test that seat p's agent is `name` (greedy or random_play): a constant where every
         seat has the same agent, which the code was generated for (Python drops an `if False:`)."""
-        if len(set(self.agents)) == 1 and len(self.agents) == self.game.players:
-            return repr(self.agents[0] == name)
+        uniform = self.uniform_agent()
+        if uniform is not None:
+            return repr(uniform == name)
         return f"AG[{p}] == {name.upper()}"
 
     def take(self, var: str):
