@@ -218,3 +218,37 @@ def test_the_search_agent_is_named_in_simulate_and_its_budget_checked():
     assert code == 0 and "ismcts:5" in out
     code, _, err = run_cli("simulate", "classic", "--games", "2", "--agents", "ismcts:fast")
     assert code == 2 and "the budget is a number of iterations" in err
+
+
+def test_the_search_agent_keeps_the_heuristics_play_unless_the_evidence_is_clear(tmp_path):
+    """The greedy heuristic keeps wilds for last; with a blank wild that wins the round at once, the
+    search sees every playout of it won and plays it. Where no action is clearly better (a budget
+    of 2 determinizations), it plays the heuristic's own choice."""
+    from unorules.agents import GreedyAgent
+    from unorules.search import ISMCTSAgent
+    rule = tmp_path / "instant_win.uno"
+    rule.write_text('module instant_win "wins the round at once"\nfor official\n'
+                    'card wild_customizable {\n  on play:\n    choose color\n    win round\n}\n')
+    game = make("official", 4, with_=(str(rule),))
+    found = 0
+    for seed in range(400):
+        s = game.new_state(seed)
+        if s.is_chance_node() or s.decision.kind != "turn":
+            continue
+        p = s.current_player()
+        opts = s.decision.options
+        greedy = GreedyAgent(random.Random(0)).act(s, opts)
+        winning = [a for a in opts if a.kind == "play" and s.card_name(a.value) == "wild_customizable"]
+        if not winning or greedy.kind != "play" or s.card_name(greedy.value) == "wild_customizable":
+            continue
+        found += 1
+        search = ISMCTSAgent(random.Random(1), iterations=40)
+        pick = search.act(s, opts)
+        assert s.card_name(pick.value) == "wild_customizable" and search.overridden == 1
+        gains, default, _ = search.gains(s, opts)
+        assert default == s.action_id(greedy) and gains[s.action_id(pick)][1] > 0
+        blind = ISMCTSAgent(random.Random(1), iterations=2, confidence=50.0)   # no evidence can pass
+        assert blind.act(s, opts) == greedy and blind.overridden == 0
+        if found == 3:
+            break
+    assert found == 3, f"only {found} openings with the blank wild and another play"
