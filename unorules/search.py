@@ -44,13 +44,18 @@ class ISMCTSAgent(Agent):
     needs_observation = False
     needs_state = True
 
-    def __init__(self, rng=0, iterations: int = 60, seconds: float | None = None, confidence: float = 2.0,
+    def __init__(self, rng=0, iterations: int = 60, seconds: float | None = None, confidence: float | None = 2.0,
                  playout: str = "greedy"):
         super().__init__(rng)
         self.iterations, self.seconds, self.confidence = iterations, seconds, confidence
         from .agents import make_agent
         self.policy = make_agent(playout, self.rng)
         self.searched = self.overridden = 0          # decisions searched, and those where the search won
+
+    def determinize(self, state, me):
+        """A copy of the state as `me` may imagine it (bench/search_strength.py gives other
+        searches more to see, to measure what hidden information costs)."""
+        return state.resample_hidden(me, self.rng)
 
     def _value(self, det, action, seed, me) -> float:
         s = det.clone()
@@ -73,7 +78,7 @@ class ISMCTSAgent(Agent):
         done = 0
         while (done < self.iterations) if deadline is None else (time.perf_counter() < deadline or done < 2):
             done += 1
-            det = state.resample_hidden(me, self.rng)
+            det = self.determinize(state, me)
             here = {space.id_of(det, a): a for a in det.decision.options}
             if default not in here:
                 continue
@@ -101,10 +106,10 @@ class ISMCTSAgent(Agent):
         gains, default, ids = self.gains(state, legal)
         self.searched += 1
         best, best_lower = default, 0.0
-        for i, (_, mean, se) in gains.items():
-            lower = mean - self.confidence * se
-            if lower > best_lower:
-                best, best_lower = i, lower
+        for i, (n, mean, se) in gains.items():
+            margin = 0.0 if self.confidence is None else self.confidence * se   # None: unguarded (bench)
+            if n and mean - margin > best_lower:
+                best, best_lower = i, mean - margin
         if best != default:
             self.overridden += 1
         return ids[best]

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""How strong the search agent is, and what hidden information costs it (issue 15).
+
+Seat 0 is searched, seats 1-3 play the greedy heuristic; `official`, 4 players, single rounds.
+`--see` says what the search may look at: `nothing` (the shipped agent: other hands and the draw
+pile dealt again at random), `hands` (the true other hands; the draw pile shuffled), `all` (the
+true state, the draw pile's order included: a cheat, to show the search itself works).
+`--unguarded` plays the largest mean gain, without the 2-standard-error guard.
+
+    python bench/search_strength.py --games 200 --iterations 10 --see hands
+    python bench/search_strength.py --games 200 --agent greedy
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from unorules.agents import make_agent                      # noqa: E402
+from unorules.search import ISMCTSAgent                     # noqa: E402
+from unorules.simulation import RunSpec, game_seed, make_game   # noqa: E402
+
+
+class SeeingSearch(ISMCTSAgent):
+    def __init__(self, rng, see, **kw):
+        super().__init__(rng, **kw)
+        self.see = see
+
+    def determinize(self, state, me):
+        if self.see == "nothing":
+            return state.resample_hidden(me, self.rng)
+        s = state.clone()
+        if self.see == "hands":
+            self.rng.shuffle(s.draw_pile)
+        s.rng.seed(self.rng.random())
+        return s
+
+
+def one(job):
+    i, args = job
+    game = make_game(RunSpec("official", players=4, agents=("greedy",), rounds="single"))
+    seed = game_seed(args.seed, i)
+    s = game.new_state(seed)
+    if args.agent == "search":
+        budget = {"seconds": args.seconds} if args.seconds else {"iterations": args.iterations}
+        me = SeeingSearch(random.Random(seed + 1), args.see, confidence=None if args.unguarded else 2.0, **budget)
+    else:
+        me = make_agent(args.agent, random.Random(seed + 1))
+    agents = [me] + [make_agent("greedy", random.Random(seed + k)) for k in (2, 3, 4)]
+    while not s.terminal:
+        d = s.decision
+        if d.probs is not None:
+            s.apply_unchecked(s.rng.choices(d.options, d.probs)[0])
+            continue
+        s.apply_unchecked(agents[d.player].act(s, d.options))
+    return 0 in s.winners
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--agent", default="search", help="`search`, or a named agent for seat 0 (greedy, ...)")
+    ap.add_argument("--see", choices=("nothing", "hands", "all"), default="nothing")
+    ap.add_argument("--iterations", type=int, default=10, help="determinizations a decision")
+    ap.add_argument("--seconds", type=float, default=None, help="a time budget a decision instead")
+    ap.add_argument("--unguarded", action="store_true")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    start = time.time()
+    with Pool(args.workers) as pool:
+        won = sum(pool.map(one, [(i, args) for i in range(args.games)], chunksize=1))
+    rate = won / args.games
+    half = 1.96 * math.sqrt(rate * (1 - rate) / args.games)
+    print(f"seat 0 ({args.agent}, sees {args.see}{', unguarded' if args.unguarded else ''}): "
+          f"{won}/{args.games} = {rate:.3f} ± {half:.3f}  ({time.time() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
