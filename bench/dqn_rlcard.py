@@ -26,8 +26,11 @@ def main():
     ap.add_argument("--lr", type=float, default=0.0005)
     ap.add_argument("--layers", default="128,128", help="the Q network's hidden layers")
     ap.add_argument("--final-eval", type=int, default=0, help="games of a last evaluation (with its 95%% interval)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch's threads: one, since a small network on a busy machine slows down with more")
     args = ap.parse_args()
     import torch
+    torch.set_num_threads(args.threads)
     from rlcard.agents import DQNAgent, RandomAgent
     from rlcard.utils import reorganize, tournament
     from unorules.envs.rlcard import make
