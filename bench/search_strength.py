@@ -7,7 +7,7 @@ pile dealt again at random), `hands` (the true other hands; the draw pile shuffl
 true state, the draw pile's order included: a cheat, to show the search itself works).
 `--unguarded` plays the largest mean gain, without the 2-standard-error guard.
 
-    python bench/search_strength.py --games 200 --iterations 10 --see hands
+    python bench/search_strength.py --games 200 --determinizations 10 --see hands
     python bench/search_strength.py --games 200 --agent greedy
 """
 from __future__ import annotations
@@ -48,7 +48,7 @@ def one(job):
     seed = game_seed(args.seed, i)
     s = game.new_state(seed)
     if args.agent == "search":
-        budget = {"seconds": args.seconds} if args.seconds else {"iterations": args.iterations}
+        budget = {"seconds": args.seconds} if args.seconds else {"determinizations": args.determinizations}
         me = SeeingSearch(random.Random(seed + 1), args.see, confidence=None if args.unguarded else 2.0, **budget)
     else:
         me = make_agent(args.agent, random.Random(seed + 1))
@@ -67,7 +67,7 @@ def main():
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--agent", default="search", help="`search`, or a named agent for seat 0 (greedy, ...)")
     ap.add_argument("--see", choices=("nothing", "hands", "all"), default="nothing")
-    ap.add_argument("--iterations", type=int, default=10, help="determinizations a decision")
+    ap.add_argument("--determinizations", type=int, default=10, help="a budget a decision")
     ap.add_argument("--seconds", type=float, default=None, help="a time budget a decision instead")
     ap.add_argument("--unguarded", action="store_true")
     ap.add_argument("--seed", type=int, default=7)

@@ -204,8 +204,8 @@ def test_the_search_agent_plays_legal_moves_and_reads_no_hidden_card():
         if len(others) >= 2:
             x, y = others[:2]
             t.hands[x][0], t.hands[y][0] = t.hands[y][0], t.hands[x][0]
-        a = ISMCTSAgent(random.Random(1), iterations=12).act(s, s.decision.options)
-        b = ISMCTSAgent(random.Random(1), iterations=12).act(t, t.decision.options)
+        a = ISMCTSAgent(random.Random(1), determinizations=12).act(s, s.decision.options)
+        b = ISMCTSAgent(random.Random(1), determinizations=12).act(t, t.decision.options)
         assert a in s.decision.options and s.action_id(a) == t.action_id(b)
         checked += 1
     assert checked >= 3
@@ -217,7 +217,7 @@ def test_the_search_agent_is_named_in_simulate_and_its_budget_checked():
                            "--rounds", "single", "--json")
     assert code == 0 and "ismcts:5" in out
     code, _, err = run_cli("simulate", "classic", "--games", "2", "--agents", "ismcts:fast")
-    assert code == 2 and "the budget is a number of iterations" in err
+    assert code == 2 and "the budget is a number of determinizations" in err
 
 
 def test_the_search_agent_keeps_the_heuristics_play_unless_the_evidence_is_clear(tmp_path):
@@ -242,12 +242,12 @@ def test_the_search_agent_keeps_the_heuristics_play_unless_the_evidence_is_clear
         if not winning or greedy.kind != "play" or s.card_name(greedy.value) == "wild_customizable":
             continue
         found += 1
-        search = ISMCTSAgent(random.Random(1), iterations=40)
+        search = ISMCTSAgent(random.Random(1), determinizations=40)
         pick = search.act(s, opts)
         assert s.card_name(pick.value) == "wild_customizable" and search.overridden == 1
         gains, default, _ = search.gains(s, opts)
         assert default == s.action_id(greedy) and gains[s.action_id(pick)][1] > 0
-        blind = ISMCTSAgent(random.Random(1), iterations=2, confidence=50.0)   # no evidence can pass
+        blind = ISMCTSAgent(random.Random(1), determinizations=2, confidence=50.0)   # no evidence can pass
         assert blind.act(s, opts) == greedy and blind.overridden == 0
         if found == 3:
             break

@@ -24,7 +24,7 @@ def agent_names(agents: str) -> tuple[str, ...]:
                 if budget and not (float(budget[:-1]) > 0 if budget.endswith("s") else int(budget) > 0):
                     raise ValueError
             except ValueError:
-                raise click.BadParameter(f"`{a}`: the budget is a number of iterations (`ismcts:100`) or of seconds "
+                raise click.BadParameter(f"`{a}`: the budget is a number of determinizations (`ismcts:20`) or of seconds "
                                          "(`ismcts:0.2s`)", param_hint="--agents") from None
             continue
         raise click.BadParameter(f"unknown agent `{a}`; agents: {known}", param_hint="--agents")

@@ -45,10 +45,10 @@ class ISMCTSAgent(Agent):
     needs_observation = False
     needs_state = True
 
-    def __init__(self, rng=0, iterations: int = DEFAULT_DETERMINIZATIONS, seconds: float | None = None,
+    def __init__(self, rng=0, determinizations: int = DEFAULT_DETERMINIZATIONS, seconds: float | None = None,
                  confidence: float | None = 2.0, playout: str = "greedy"):
         super().__init__(rng)
-        self.iterations, self.seconds, self.confidence = iterations, seconds, confidence
+        self.determinizations, self.seconds, self.confidence = determinizations, seconds, confidence
         from .agents import make_agent
         self.policy = make_agent(playout, self.rng)
         self.searched = self.overridden = 0          # decisions searched, and those where the search won
@@ -77,7 +77,7 @@ class ISMCTSAgent(Agent):
         squares = dict.fromkeys(ids, 0.0)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = 0
-        while (done < self.iterations) if deadline is None else (time.perf_counter() < deadline or done < 2):
+        while (done < self.determinizations) if deadline is None else (time.perf_counter() < deadline or done < 2):
             done += 1
             det = self.determinize(state, me)
             here = {space.id_of(det, a): a for a in det.decision.options}
@@ -120,8 +120,8 @@ class ISMCTSAgent(Agent):
 
 
 def make_search_agent(name: str, rng):
-    """`ismcts`, `ismcts:ITERATIONS` or `ismcts:SECONDSs` (e.g. `ismcts:0.2s`)."""
+    """`ismcts`, `ismcts:DETERMINIZATIONS` or `ismcts:SECONDSs` (e.g. `ismcts:0.2s`)."""
     _, _, budget = name.partition(":")
     if budget.endswith("s"):
         return ISMCTSAgent(rng, seconds=float(budget[:-1]))
-    return ISMCTSAgent(rng, iterations=int(budget) if budget else DEFAULT_DETERMINIZATIONS)
+    return ISMCTSAgent(rng, determinizations=int(budget) if budget else DEFAULT_DETERMINIZATIONS)
