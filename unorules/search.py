@@ -67,7 +67,7 @@ class ISMCTSAgent(Agent):
 
     def gains(self, state, legal):
         """For each legal action's id: (determinizations, mean gain over the default, its standard
-        error); and the default's id."""
+        error); the default's id; and the legal actions by id."""
         me = state.decision.player
         space = state.game.action_space
         ids = {space.id_of(state, a): a for a in legal}
