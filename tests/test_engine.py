@@ -98,6 +98,27 @@ def test_clone_is_independent():
     assert c.terminal and not s.terminal
 
 
+def test_a_clone_copies_the_flat_lists_and_keeps_what_refers_to_them():
+    """clone copies lists of numbers flat: the copy's discard pile must still be one of its piles,
+    its generator must go on as the original's, and nothing the copy does may reach the original."""
+    game = unorules.Game("official", 4, rounds="single")
+    s = game.new_state(4)
+    for _ in range(12):
+        s.apply_action(s.legal_actions()[0])
+    kept = (list(s.draw_pile), [list(p) for p in s.piles], [list(h) for h in s.hands], s.history(),
+            list(s.recent_plays), s.rng.getstate())
+    c = s.clone()
+    assert c.discard is c.piles[c.pile] and c.discard is not s.discard
+    assert c.rng is not s.rng and c.rng.getstate() == s.rng.getstate()
+    twin = s.clone()
+    while not c.terminal:
+        c.apply_action(c.legal_actions()[-1])
+        twin.apply_action(twin.legal_actions()[-1])
+    assert (list(s.draw_pile), [list(p) for p in s.piles], [list(h) for h in s.hands], s.history(),
+            list(s.recent_plays), s.rng.getstate()) == kept
+    assert twin.history() == c.history() and twin.winners == c.winners and twin.piles == c.piles
+
+
 def test_openspiel_surface():
     game = unorules.Game("classic", 2, rounds="single")
     s = game.new_state(5)

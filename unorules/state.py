@@ -23,6 +23,13 @@ TERMINAL = -2
 MAX_TRIGGER_DEPTH = 32
 
 
+# State's lists that hold only numbers or immutable tuples, and lists of such lists (clone)
+_FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "out", "places", "round_winners",
+               "pending_winners", "skips", "exposed", "turns_per_round", "drawn_per_round", "last_turn",
+               "recent_plays", "_history")
+_LISTS_OF_FLAT_LISTS = ("hands", "piles")
+
+
 class Decision:
     """What the engine asks next: a player's choice among `options`, or (with `probs`) a chance node.
     `resume(state, env, action)` carries on with the answer."""
@@ -396,7 +403,21 @@ class State(Table, StateViews, StateSpaces):
         if self.shares_deck:
             for table in (self.card_faces, self.ccolor, self.ckind, self._match, self._views):
                 memo.setdefault(id(table), table)
-        for k, v in self.__dict__.items():
+        # Lists of numbers and of immutable tuples (the history's actions) are copied flat: a
+        # deepcopy walks every element, and a search clones a state thousands of times a second.
+        # Each copy goes into the memo, so what else refers to the list (the discard pile is one
+        # of the piles) refers to the copy.
+        d = self.__dict__
+        for k in _FLAT_LISTS:
+            v = d[k]
+            memo[id(v)] = v[:]
+        for k in _LISTS_OF_FLAT_LISTS:
+            v = d[k]
+            memo[id(v)] = [memo.setdefault(id(x), x[:]) for x in v]
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        memo[id(self.rng)] = rng
+        for k, v in d.items():
             setattr(new, k, copy.deepcopy(v, memo))
         return new
 
