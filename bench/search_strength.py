@@ -5,7 +5,8 @@ Seat 0 is searched, seats 1-3 play the greedy heuristic; `official`, 4 players, 
 `--see` says what the search may look at: `nothing` (the shipped agent: other hands and the draw
 pile dealt again at random), `hands` (the true other hands; the draw pile shuffled), `all` (the
 true state, the draw pile's order included: a cheat, to show the search itself works).
-`--unguarded` plays the largest mean gain, without the 2-standard-error guard.
+`--unguarded` plays the largest mean gain, without the 2-standard-error guard; `--no-infer` deals
+the other hands at random, without what the public play tells of them (unorules/belief.py).
 
     python bench/search_strength.py --games 200 --determinizations 10 --see hands
     python bench/search_strength.py --games 200 --agent greedy
@@ -34,7 +35,7 @@ class SeeingSearch(ISMCTSAgent):
 
     def determinize(self, state, me):
         if self.see == "nothing":
-            return state.resample_hidden(me, self.rng)
+            return super().determinize(state, me)
         s = state.clone()
         if self.see == "hands":
             self.rng.shuffle(s.draw_pile)
@@ -49,7 +50,8 @@ def one(job):
     s = game.new_state(seed)
     if args.agent == "search":
         budget = {"seconds": args.seconds} if args.seconds else {"determinizations": args.determinizations}
-        me = SeeingSearch(random.Random(seed + 1), args.see, confidence=None if args.unguarded else 2.0, **budget)
+        me = SeeingSearch(random.Random(seed + 1), args.see, confidence=None if args.unguarded else 2.0,
+                          infer=not args.no_infer, **budget)
     else:
         me = make_agent(args.agent, random.Random(seed + 1))
     agents = [me] + [make_agent("greedy", random.Random(seed + k)) for k in (2, 3, 4)]
@@ -70,6 +72,7 @@ def main():
     ap.add_argument("--determinizations", type=int, default=10, help="a budget a decision")
     ap.add_argument("--seconds", type=float, default=None, help="a time budget a decision instead")
     ap.add_argument("--unguarded", action="store_true")
+    ap.add_argument("--no-infer", action="store_true", help="deal the other hands without what the public play tells")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()

@@ -252,3 +252,126 @@ def test_the_search_agent_keeps_the_heuristics_play_unless_the_evidence_is_clear
         if found == 3:
             break
     assert found == 3, f"only {found} openings with the blank wild and another play"
+
+
+def _fits(hand, groups):
+    """Whether the cards of `hand` can be shared among `groups` ([count, cards it cannot hold]):
+    the groups' sets are nested, so counting from the most constrained one down is exact."""
+    need = 0
+    for count, out in sorted(groups, key=lambda g: -len(g[1])):
+        need += count
+        if sum(c not in out for c in hand) < need:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", ["official", "official_swap", "flip", "classic"])
+def test_the_search_belief_never_rules_out_a_card_a_greedy_player_holds(name):
+    """Greedy players play whenever they can, so one who draws on their turn held nothing playable:
+    the belief rules those cards out of the hand they had, and each deal keeps to it. It must
+    never rule out a card the player truly holds (swaps and new deals start a hand afresh), and
+    every deal must keep the sizes, the searching player's hand and the cards."""
+    from unorules.agents import GreedyAgent
+    from unorules.belief import Belief
+    game = make(name, 4)
+    ruled_out = dealt = 0
+    for seed in range(25):
+        s = game.new_state(seed)
+        belief = Belief(0, GreedyAgent(random.Random(0)))
+        agents = [GreedyAgent(random.Random(seed + k)) for k in range(4)]
+        while not s.terminal:
+            d = s.decision
+            if d.probs is not None:
+                s.apply_unchecked(s.rng.choices(d.options, d.probs)[0])
+                continue
+            if d.player == 0:
+                assert belief.follow(s) and belief.follows(s, 0)
+                for q in (1, 2, 3):
+                    assert sum(g[0] for g in belief.groups[q]) == len(s.hands[q])
+                    assert _fits(s.hands[q], belief.groups[q]), (seed, q)
+                    ruled_out += sum(g[0] for g in belief.groups[q] if g[1])
+                r = belief.deal(s, random.Random(seed))
+                assert r.hands[0] == s.hands[0] and [len(h) for h in r.hands] == [len(h) for h in s.hands]
+                assert sorted(sum(r.hands, []) + r.draw_pile) == sorted(sum(s.hands, []) + s.draw_pile)
+                assert all(_fits(r.hands[q], belief.groups[q]) for q in (1, 2, 3))
+                dealt += 1
+            s.apply_unchecked(agents[d.player].act(s, d.options))
+    assert dealt > 100 and ruled_out > dealt / 4     # it does learn something, most games
+
+
+def test_the_search_belief_rules_out_what_a_player_could_have_played():
+    """After a player draws on their turn, every deal keeps from them each card they could have
+    played then; a state with no history to follow (a resampled copy) is dealt as resample_hidden."""
+    from unorules.agents import GreedyAgent
+    from unorules.belief import Belief
+    from unorules.search import ISMCTSAgent
+    game = make("official", 4)
+    for seed in range(200):
+        s = game.new_state(seed)
+        greedy = GreedyAgent(random.Random(seed))
+        while not s.terminal and not (s.decision.probs is None and s.decision.kind == "turn"
+                                      and s.decision.player == 1 and greedy.act(s, s.decision.options).kind == "draw"):
+            d = s.decision
+            s.apply_unchecked(s.rng.choices(d.options, d.probs)[0] if d.probs else greedy.act(s, d.options))
+        if s.terminal:
+            continue
+        playable = {a.value for a in s.play_options(1, list(range(s.ncards))) if a.kind == "play"}
+        playable_faces = {s.face_of(c) for c in playable}
+        held = list(s.hands[1])
+        s.apply_unchecked(s.decision.options[-1])                   # draw
+        belief = Belief(0, GreedyAgent(random.Random(0)))
+        belief.follow(s)
+        old = [g for g in belief.groups[1] if g[1]]
+        assert sum(g[0] for g in old) == len(held)                  # the cards held then, all constrained
+        for k in range(20):
+            r = belief.deal(s, random.Random(k))
+            kept_from = sum(s.face_of(c) in playable_faces for c in r.hands[1])
+            assert kept_from <= len(r.hands[1]) - len(held)         # only the drawn cards may match
+        search = ISMCTSAgent(random.Random(0))
+        copy = s.resample_hidden(0, random.Random(1))
+        search.follow(copy, 0)
+        assert not search.belief.follows(copy, 0)                   # nothing to follow: no belief used
+        return
+    pytest.fail("no greedy player drew on a turn")
+
+
+def test_the_search_belief_reads_a_greedy_play():
+    """Greedy keeps wilds for last: a greedy player who plays a wild while the next player is not
+    close held no other playable card, and every deal keeps those cards from the rest of its hand.
+    Without the policy to say so, nothing is read from the play."""
+    from unorules.agents import GreedyAgent
+    from unorules.belief import Belief
+    game = make("official", 4)
+    for seed in range(300):
+        s = game.new_state(seed)
+        greedy = GreedyAgent(random.Random(seed))
+        pick = None
+        while not s.terminal:
+            d = s.decision
+            if d.probs is not None:
+                s.apply_unchecked(s.rng.choices(d.options, d.probs)[0])
+                continue
+            pick = greedy.act(s, d.options)
+            if (d.kind == "turn" and d.player == 1 and pick.kind == "play" and s.card_view(1, pick.value).wild
+                    and len(s.hands[s.next_of(1)]) > 2 and len(s.hands[1]) > 2):
+                break
+            s.apply_unchecked(pick)
+        if s.terminal:
+            continue
+        plain = [c for c in range(s.ncards) if not s.card_view(1, c).wild]
+        playable_faces = {s.face_of(a.value) for a in s.play_options(1, plain) if a.kind == "play"}
+        rest = len(s.hands[1]) - 1
+        s.apply_unchecked(pick)
+        while not s.terminal and s.decision.player == 1 and s.decision.kind == "color":
+            s.apply_unchecked(greedy.act(s, s.decision.options))
+        told, blind = Belief(0, GreedyAgent(random.Random(0))), Belief(0)
+        told.follow(s)
+        blind.follow(s)
+        assert sum(g[0] for g in told.groups[1] if g[1]) >= rest
+        assert not any(g[1] for g in blind.groups[1])
+        for k in range(20):
+            r = told.deal(s, random.Random(k))
+            matching = sum(s.face_of(c) in playable_faces for c in r.hands[1])
+            assert matching <= len(r.hands[1]) - rest
+        return
+    pytest.fail("no greedy player played a wild with other cards in hand")

@@ -60,11 +60,29 @@ class RandomPlayAgent(Agent):
 
 class GreedyAgent(Agent):
     name = "greedy"
+    plays_when_it_can = True       # never draws on a turn it could play (what belief.py infers from)
+
+    @staticmethod
+    def surely_prefers(state, p, card, played) -> bool:
+        """Whether p, playing as greedy, would have played `card` rather than `played` (both
+        playable at a turn), whatever else p held: the leading terms of _play's ranking (an attack
+        when the next player is close, not a wild, points) read nothing of the rest of the hand."""
+        urgent = len(state.hands[state.next_of(p)]) <= 2
+        a, b = state.card_view(p, card), state.card_view(p, played)
+        return (urgent and a.attacks, not a.wild, a.points) > (urgent and b.attacks, not b.wild, b.points)
+
+    def act(self, state, legal):
+        d = state.decision
+        if d.kind in ("turn", "drawn", "play_more"):     # reads only the hand and the next hand's size
+            p, views = d.player, state._views
+            hand = [views[c] or state.card_view(p, c) for c in state.hands[p]]
+            return self._play(hand, len(state.hands[state.next_of(p)]), legal)
+        return super().act(state, legal)
 
     def choose(self, obs: Observation, legal):
         kind = obs.decision
         if kind in ("turn", "drawn", "play_more"):
-            return self._play(obs, legal)
+            return self._play(obs.hand, obs.hand_sizes[obs.next], legal)
         if kind == "color":
             counts = {c: 0 for c in obs.colors}
             for cv in obs.hand:
@@ -104,22 +122,22 @@ class GreedyAgent(Agent):
             return next((a for a in legal if a.value is not None), legal[0])
         return legal[0]
 
-    def _play(self, obs, legal):
+    def _play(self, hand, next_size, legal):
         plays = [a for a in legal if a.kind == "play"]
         if not plays:
             many = [a for a in legal if a.kind == "play_many"]
             return max(many, key=lambda a: (len(a.value), a.call)) if many else legal[0]
-        by_card = {cv.card: cv for cv in obs.hand}
+        by_card = {cv.card: cv for cv in hand}
         many = [a for a in legal if a.kind == "play_many"]
         if many:
             best = max(many, key=lambda a: (len(a.value), a.call, -a.value[0]))
             if not any(by_card[c].wild for c in best.value):
                 return best
         held = {}
-        for cv in obs.hand:
+        for cv in hand:
             held[cv.color] = held.get(cv.color, 0) + 1
 
-        urgent = obs.hand_sizes[obs.next] <= 2
+        urgent = next_size <= 2
 
         def score(a):
             cv = by_card[a.value]

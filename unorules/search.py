@@ -23,6 +23,7 @@ import random
 import time
 
 from .agents import Agent
+from .belief import Belief
 
 PLAYOUT_STEPS = 400            # a playout that runs this long without the round ending counts 0
 DEFAULT_DETERMINIZATIONS = 20  # `ismcts` without a budget: each plays out every legal action (about 0.13 s in official)
@@ -46,17 +47,31 @@ class ISMCTSAgent(Agent):
     needs_state = True
 
     def __init__(self, rng=0, determinizations: int = DEFAULT_DETERMINIZATIONS, seconds: float | None = None,
-                 confidence: float | None = 2.0, playout: str = "greedy"):
+                 confidence: float | None = 2.0, playout: str = "greedy", infer: bool = True):
         super().__init__(rng)
         self.determinizations, self.seconds, self.confidence = determinizations, seconds, confidence
+        self.infer = infer
+        self.belief = None                           # belief.Belief, once it follows a game
         from .agents import make_agent
         self.policy = make_agent(playout, self.rng)
         self.searched = self.overridden = 0          # decisions searched, and those where the search won
 
     def determinize(self, state, me):
-        """A copy of the state as `me` may imagine it (bench/search_strength.py gives other
-        searches more to see, to measure what hidden information costs)."""
+        """A copy of the state as `me` may imagine it: with what the public play tells of the
+        other hands (belief.py) when the state's history can be followed, else resample_hidden.
+        (bench/search_strength.py gives other searches more to see, to measure what hidden
+        information costs.)"""
+        if self.belief is not None and self.belief.follows(state, me):
+            return self.belief.deal(state, self.rng)
         return state.resample_hidden(me, self.rng)
+
+    def follow(self, state, me):
+        """Bring the belief up to the state's history, before a search."""
+        if not self.infer:
+            return
+        if self.belief is None or self.belief.me != me:
+            self.belief = Belief(me, self.policy)
+        self.belief.follow(state)
 
     def _value(self, det, action, seed, me) -> float:
         s = det.clone()
@@ -76,6 +91,7 @@ class ISMCTSAgent(Agent):
         total = dict.fromkeys(ids, 0.0)
         squares = dict.fromkeys(ids, 0.0)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
+        self.follow(state, me)
         done = 0
         while (done < self.determinizations) if deadline is None else (time.perf_counter() < deadline or done < 2):
             done += 1
