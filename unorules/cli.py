@@ -158,7 +158,7 @@ def explain(rulebook, card, include, with_, search):
 @click.argument("rulebook")
 @click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(2, 10))
 @click.option("--seed", "-s", default=None, type=int, help="A seed for a repeatable game.")
-@click.option("--agents", default="greedy", show_default=True, help="The bots: greedy, random, random_play (comma-separated, by seat).")
+@click.option("--agents", default="greedy", show_default=True, help="The bots: greedy, random, random_play, ismcts[:N | :SECONDSs] (comma-separated, by seat).")
 @click.option("--seat", default=0, show_default=True, type=int, help="Your seat.")
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="single", show_default=True)
 @click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")

@@ -30,7 +30,8 @@ SIMULATOR_OPTION = click.option(
 @click.option("--agents", default="greedy", show_default=True,
               help="Comma-separated agents, assigned to seats in turn: greedy (a sensible player), "
                    "random (uniform over the legal actions), random_play (a random play whenever it can "
-                   "play, as RLCard's random player).")
+                   "play, as RLCard's random player), ismcts (a search over what the others may hold: "
+                   "`ismcts:40` determinizations or `ismcts:0.2s` a decision).")
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="rulebook", show_default=True,
               help="One round per game, a match to the rulebook's target, or what the rulebook says.")
 @click.option("--workers", "-w", default=None, type=click.IntRange(1, 256),
@@ -122,7 +123,8 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
 @click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, 10**8))
 @click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(1, 100))
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
-@click.option("--agents", default="greedy", show_default=True)
+@click.option("--agents", default="greedy", show_default=True,
+              help="The seats' agents, as simulate's: greedy, random, random_play, ismcts[:N | :SECONDSs].")
 @click.option("--rounds", type=click.Choice(["rulebook", "single", "match"]), default="single", show_default=True)
 @click.option("--workers", "-w", default=None, type=click.IntRange(1, 256),
               help="Worker processes (default: the machine's cores).")
