@@ -4,8 +4,9 @@ table, hand sizes), never another player's cards.
 - random: uniform over the legal actions.
 - random_play: RLCard's random player on any rules: a uniformly random play whenever it can play
   (it never draws or keeps a playable drawn card by choice); every other decision uniformly.
-- ismcts (search.py): Monte Carlo search over resampled copies of the state, guarded by greedy;
-  `ismcts:N` for N determinizations a decision, `ismcts:0.2s` for a time budget.
+- ismcts (search.py): Monte Carlo search over resampled copies of the state (dealt as the public
+  play says the others may hold, belief.py), guarded by greedy; `ismcts:N` for N determinizations
+  a decision, `ismcts:0.2s` for a time budget.
 - greedy: a sensible heuristic: play rather than draw, keep wilds for last, shed high points,
   name the color it holds most, always call and catch, stack and jump in when it can; attack
   (bluffing if need be) when the next player is close to going out; challenge when the attacker's

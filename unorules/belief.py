@@ -25,6 +25,8 @@ constraints cannot all be met (someone did not play as assumed), the group takes
 """
 from __future__ import annotations
 
+from .table import MATCH_RULE
+
 
 class Belief:
     """One player's belief about the other hands of one game (a state made by `game.new_state`)."""
@@ -78,11 +80,13 @@ class Belief:
         their turn or kept the card they drew; nothing the policy would surely have played rather
         than the card they played."""
         policy, p = self.policy, d.player
-        stuck = r.game.draw_only_when_stuck or getattr(policy, "plays_when_it_can", False)
-        if stuck and ((d.kind == "turn" and action.kind == "draw") or (d.kind == "drawn" and action.kind == "keep")):
+        plays_when_it_can = getattr(policy, "plays_when_it_can", False)
+        if d.kind == "turn" and action.kind == "draw" and (plays_when_it_can or r.game.draw_only_when_stuck):
+            return self._playable(r, p)
+        if d.kind == "drawn" and action.kind == "keep" and plays_when_it_can:
             return self._playable(r, p)
         prefers = getattr(policy, "surely_prefers", None)
-        if prefers and d.kind == "turn" and action.kind == "play" and not r._match[7]:   # [7]: several at once
+        if prefers and d.kind == "turn" and action.kind == "play" and not r.rules.turn["multi_play"]:
             played = action.value
             return frozenset(c for c in self._playable(r, p) if prefers(r, p, c, played))
         return None
@@ -92,7 +96,6 @@ class Belief:
         """The cards p could have played now: each card that matches, a card of a kind with its own
         condition left out (its condition may read p's hand)."""
         faces, cmask = r._match[0], r._match[1]
-        from .table import MATCH_RULE
         plain = [c for c in range(r.ncards) if cmask[c] != MATCH_RULE]
         playable_faces = {faces[a.value] for a in r.play_options(p, plain) if a.kind == "play"}
         return frozenset(c for c in plain if faces[c] in playable_faces)

@@ -2,14 +2,16 @@
 playout policy.
 
 At each decision it asks the playout policy (the greedy heuristic) for its choice: the default.
-Then, for each determinization (`State.resample_hidden`: the other hands and the draw pile dealt
-again at random, its own knowledge kept, a fresh random generator, so no true future draw is
-seen), it plays every legal action out to the end of the round with every seat on the playout
+Then, for each determinization (the other hands and the draw pile dealt again at random, as
+`State.resample_hidden` deals them but keeping to what the public play tells of each hand,
+belief.py; its own knowledge kept, a fresh random generator, so no true future draw is seen), it
+plays every legal action out to the end of the round with every seat on the playout
 policy, all from the same random seed (common random numbers), and records each action's return
 minus the default's. After the budget (determinizations, or seconds) it plays the action whose
 mean gain over the default is largest, but only when that gain is positive beyond
-`confidence` standard errors; otherwise it plays the default. It only ever reads determinized
-copies, never the true hidden cards.
+`confidence` standard errors; otherwise it plays the default. Its playouts only ever read
+determinized copies, never the true hidden cards; the belief reads the public record of the play
+(belief.py says how).
 
 Why the guard: in UNO the actions of one decision differ in winning chances by a few hundredths,
 while one playout's return varies by about 0.6; a few dozen playouts cannot rank them, and the
