@@ -25,6 +25,7 @@ constraints cannot all be met (someone did not play as assumed), the group takes
 """
 from __future__ import annotations
 
+from .spaces import choose_pending_gives_again
 from .table import MATCH_RULE
 
 
@@ -38,12 +39,13 @@ class Belief:
         self.seen = 0                 # how many of the history's actions it has replayed
         self.groups: list[list[list]] = []    # per player: [count, frozenset of cards it cannot hold]
         self.seed = None
+        self.lost = None              # the seed of a game the replay could not follow
 
     def follow(self, state) -> bool:
         """Catch up with `state`'s history. False when the state has no replayable history (a
-        scenario, a resampled copy): then nothing is inferred."""
+        scenario, a resampled copy) or one its replay cannot follow: then nothing is inferred."""
         history = state._history
-        if state._seed is None:
+        if state._seed is None or state._seed == self.lost:
             return False
         if self.replay is None or self.seed != state._seed or len(history) < self.seen \
                 or (self.seen and history[self.seen - 1] != self.replay._history[-1]):
@@ -54,8 +56,10 @@ class Belief:
         r = self.replay
         while self.seen < len(history):
             action = history[self.seen][0]
-            self.seen += 1
             d = r.decision
+            if r.terminal or action not in d.options:
+                return self._lose()
+            self.seen += 1
             ruled_out = None
             if d.probs is None and d.player != self.me:
                 ruled_out = self._ruled_out(r, d, action)
@@ -68,7 +72,16 @@ class Belief:
                     merged[out] = merged.get(out, 0) + count
                 self.groups[d.player] = [[count, out] for out, count in merged.items()]
             self._account(r, before)
+        if ([len(h) for h in r.hands] != [len(h) for h in state.hands] or r.piles != state.piles
+                or len(r.draw_pile) != len(state.draw_pile)):
+            return self._lose()
         return True
+
+    def _lose(self) -> bool:
+        """The replay is not the game: its chance events drew on the game's own generator (the
+        simulate loop does so), which a replay of the actions cannot repeat. Infer nothing more."""
+        self.lost, self.seed, self.replay = self.seed, None, None
+        return False
 
     def follows(self, state, me) -> bool:
         """Whether this belief is `me`'s, caught up with `state`'s history."""
@@ -149,6 +162,7 @@ class Belief:
         for q in others:
             s.hands[q] = new[q]
         s.draw_pile = pool
+        choose_pending_gives_again(s, me, rng)
         s.rng.seed(rng.random())
         s._seed = None
         return s

@@ -306,9 +306,39 @@ class StateSpaces:
             s.hands[q] = keep + pool[:take]
             del pool[:take]
         s.draw_pile = pool
+        choose_pending_gives_again(s, player, rng)
         s.rng.seed(rng.random())
         s._seed = None                      # not a replay of any seed's history any more
         return s
+
+
+def choose_pending_gives_again(s, player, rng) -> None:
+    """After the other hands are dealt again: the cards others chose to give `at once` and have
+    not yet moved are as hidden as the rest of their hands, so each is chosen again, at random
+    among the giver's new cards (a give's `where` is not consulted: its card may not meet it)."""
+    from .primitives_hands import _give_next, commit_batch
+    batches = [f[1] for f in s.agenda if f[0] is commit_batch]
+    if not batches:
+        return
+    again = {}                              # id of a giver's `picked` list -> {old card: new card}
+    for batch in batches:
+        chosen: dict[int, list[int]] = {}
+        for i, (p, q, card) in enumerate(batch):
+            if p == player:
+                continue
+            free = [c for c in s.hands[p] if c not in chosen.get(p, ())]
+            if not free:
+                continue
+            new = free[int(rng.random() * len(free))]
+            chosen.setdefault(p, []).append(new)
+            batch[i] = (p, q, new)
+            again.setdefault((id(batch), p), {})[card] = new
+    for f in s.agenda:                      # a giver still choosing keeps its own list of picks
+        if f[0] is _give_next:
+            p, picked, batch = f[1][0], f[1][6], f[1][5]
+            swap = again.get((id(batch), p)) if batch is not None else None
+            if swap:
+                picked[:] = [swap.get(c, c) for c in picked]
 
 
 def _state_from_history(game, seed, history):
