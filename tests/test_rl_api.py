@@ -235,7 +235,6 @@ def test_the_search_agent_keeps_the_heuristics_play_unless_the_evidence_is_clear
         s = game.new_state(seed)
         if s.is_chance_node() or s.decision.kind != "turn":
             continue
-        p = s.current_player()
         opts = s.decision.options
         greedy = GreedyAgent(random.Random(0)).act(s, opts)
         winning = [a for a in opts if a.kind == "play" and s.card_name(a.value) == "wild_customizable"]
