@@ -314,11 +314,10 @@ def test_the_search_belief_never_rules_out_a_card_a_greedy_player_holds(name, tm
         d = s.decision
         a = s.rng.choices(d.options, d.probs)[0] if d.probs is not None else agents[d.player].act(s, d.options)
         assert a in d.options
-        s.apply_unchecked(a)
         if d.player == 0 and len(d.options) > 1 and d.probs is None:
-            # simulate draws chance on the game's generator, which a replay cannot repeat: the
-            # belief then says it lost the game, and the search deals as resample_hidden
-            assert search.belief.me == 0 and 99 in (search.belief.seed, search.belief.lost)
+            # chance drawn on the game's generator, as simulate does: the replay follows it too
+            assert search.belief.follows(s, 0) and search.belief.lost is None
+        s.apply_unchecked(a)
     assert s.outcome in ("win", "stalled") and search.searched > 0
 
 

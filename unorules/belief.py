@@ -40,6 +40,7 @@ class Belief:
         self.groups: list[list[list]] = []    # per player: [count, frozenset of cards it cannot hold]
         self.seed = None
         self.lost = None              # the seed of a game the replay could not follow
+        self.chance_on_generator = False     # whether the game drew its chance events on its generator
 
     def follow(self, state) -> bool:
         """Catch up with `state`'s history. False when the state has no replayable history (a
@@ -47,6 +48,8 @@ class Belief:
         history = state._history
         if state._seed is None or state._seed == self.lost:
             return False
+        if self.seed != state._seed:
+            self.chance_on_generator = False
         if self.replay is None or self.seed != state._seed or len(history) < self.seen \
                 or (self.seen and history[self.seen - 1] != self.replay._history[-1]):
             self.seed = state._seed
@@ -58,7 +61,9 @@ class Belief:
             action = history[self.seen][0]
             d = r.decision
             if r.terminal or action not in d.options:
-                return self._lose()
+                return self._lose(state)
+            if d.probs is not None and self.chance_on_generator and r.rng.choices(d.options, d.probs)[0] != action:
+                return self._lose(state)
             self.seen += 1
             ruled_out = None
             if d.probs is None and d.player != self.me:
@@ -74,13 +79,18 @@ class Belief:
             self._account(r, before)
         if ([len(h) for h in r.hands] != [len(h) for h in state.hands] or r.piles != state.piles
                 or len(r.draw_pile) != len(state.draw_pile)):
-            return self._lose()
+            return self._lose(state)
         return True
 
-    def _lose(self) -> bool:
-        """The replay is not the game: its chance events drew on the game's own generator (the
-        simulate loop does so), which a replay of the actions cannot repeat. Infer nothing more."""
-        self.lost, self.seed, self.replay = self.seed, None, None
+    def _lose(self, state) -> bool:
+        """The replay is not the game. Its chance events may have been drawn on the game's own
+        generator (simulate's loop does so, the learning API's callers need not): then the replay
+        starts again drawing them so too. Failing that, it infers nothing more of this game."""
+        self.replay = None
+        if not self.chance_on_generator:
+            self.chance_on_generator = True
+            return self.follow(state)
+        self.lost, self.seed = self.seed, None
         return False
 
     def follows(self, state, me) -> bool:
