@@ -220,6 +220,35 @@ def test_the_search_agent_is_named_in_simulate_and_its_budget_checked():
     assert code == 2 and "the budget is a number of determinizations" in err
 
 
+def test_the_search_plays_out_to_the_end_of_the_round_in_a_match(tmp_path):
+    """In a match, a playout stops when the round ends (a match's 400 steps would end no
+    playout, and every action would count 0): a blank wild that wins the round at once is seen
+    to win, and played."""
+    from unorules.agents import GreedyAgent
+    from unorules.search import ISMCTSAgent
+    rule = tmp_path / "instant_win.uno"
+    rule.write_text('module instant_win "wins the round at once"\nfor official\n'
+                    'card wild_customizable {\n  on play:\n    choose color\n    win round\n}\n')
+    game = Game(compile_rulebook(load("official", with_=(str(rule),))), 4, rounds="match")
+    for seed in range(400):
+        s = game.new_state(seed)
+        if s.is_chance_node() or s.decision.kind != "turn":
+            continue
+        opts = s.decision.options
+        greedy = GreedyAgent(random.Random(0)).act(s, opts)
+        if greedy.kind != "play" or s.card_name(greedy.value) == "wild_customizable" or not any(
+                a.kind == "play" and s.card_name(a.value) == "wild_customizable" for a in opts):
+            continue
+        search = ISMCTSAgent(random.Random(1), determinizations=20)
+        gains, default, ids = search.gains(s, opts)
+        best = max(gains, key=lambda i: gains[i][1])
+        assert s.card_name(ids[best].value) == "wild_customizable" and gains[best][1] > 0.1
+        search = ISMCTSAgent(random.Random(1), determinizations=80)
+        assert s.card_name(search.act(s, opts).value) == "wild_customizable"
+        return
+    pytest.fail("no opening with the blank wild and another play")
+
+
 def test_the_search_agent_keeps_the_heuristics_play_unless_the_evidence_is_clear(tmp_path):
     """The greedy heuristic keeps wilds for last; with a blank wild that wins the round at once, the
     search sees every playout of it won and plays it. Where no action is clearly better (a budget

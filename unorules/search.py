@@ -31,16 +31,35 @@ PLAYOUT_STEPS = 400            # a playout that runs this long without the round
 DEFAULT_DETERMINIZATIONS = 20  # `ismcts` without a budget: each plays out every legal action (about 0.07 s in official)
 
 
-def _playout(s, rng, policy):
-    """Play on, every seat by the playout policy (the greedy heuristic by default)."""
-    for _ in range(PLAYOUT_STEPS):
+def _playout(s, rng, policy, me, rounds: int) -> float:
+    """Play on to the end of the round (the state had ended `rounds` rounds), every seat by the
+    playout policy (the greedy heuristic by default); me's return. A round that ends the game
+    counts the game's returns; one that does not counts as the game's returns would if it had
+    been the last (a match's later rounds are not played)."""
+    for step in range(PLAYOUT_STEPS + 1):
         if s.terminal:
-            return
+            return s.returns()[me]
+        if len(s.turns_per_round) > rounds:
+            return _round_return(s, me)
+        if step == PLAYOUT_STEPS:
+            return 0.0
         d = s.decision
         if d.probs is not None:
             s.apply_unchecked(rng.choices(d.options, d.probs)[0])
             continue
         s.apply_unchecked(policy.act(s, d.options))
+
+
+def _round_return(s, me) -> float:
+    """+1 if me's team won the round just ended, else the losers' share (State.returns' shape)."""
+    w = s.round_winner
+    if w is None:
+        return 0.0
+    team = s.team_of
+    k = sum(1 for q in range(s.n) if team[q] == team[w] and not s.eliminated[q])
+    if team[me] == team[w]:
+        return 1.0
+    return -k / (s.n - k) if s.n > k else 0.0
 
 
 class ISMCTSAgent(Agent):
@@ -78,9 +97,9 @@ class ISMCTSAgent(Agent):
     def _value(self, det, action, seed, me) -> float:
         s = det.clone()
         s.rng.seed(seed)
+        rounds = len(s.turns_per_round)
         s.apply_unchecked(action)
-        _playout(s, random.Random(seed), self.policy)
-        return s.returns()[me] if s.terminal else 0.0
+        return _playout(s, random.Random(seed), self.policy, me, rounds)
 
     def gains(self, state, legal):
         """For each legal action's id: (determinizations, mean gain over the default, its standard
