@@ -220,16 +220,21 @@ def test_the_search_agent_is_named_in_simulate_and_its_budget_checked():
     assert code == 2 and "the budget is a number of determinizations" in err
 
 
+def instant_win_game(tmp_path, rounds="single"):
+    """official with a `--with` blank wild that wins the round at once (greedy keeps it for last)."""
+    rule = tmp_path / "instant_win.uno"
+    rule.write_text('module instant_win "wins the round at once"\nfor official\n'
+                    'card wild_customizable {\n  on play:\n    choose color\n    win round\n}\n')
+    return Game(compile_rulebook(load("official", with_=(str(rule),))), 4, rounds=rounds)
+
+
 def test_the_search_plays_out_to_the_end_of_the_round_in_a_match(tmp_path):
     """In a match, a playout stops when the round ends (a match's 400 steps would end no
     playout, and every action would count 0): a blank wild that wins the round at once is seen
     to win, and played."""
     from unorules.agents import GreedyAgent
     from unorules.search import ISMCTSAgent
-    rule = tmp_path / "instant_win.uno"
-    rule.write_text('module instant_win "wins the round at once"\nfor official\n'
-                    'card wild_customizable {\n  on play:\n    choose color\n    win round\n}\n')
-    game = Game(compile_rulebook(load("official", with_=(str(rule),))), 4, rounds="match")
+    game = instant_win_game(tmp_path, rounds="match")
     for seed in range(400):
         s = game.new_state(seed)
         if s.is_chance_node() or s.decision.kind != "turn":
@@ -255,10 +260,7 @@ def test_the_search_agent_keeps_the_heuristics_play_unless_the_evidence_is_clear
     of 2 determinizations), it plays the heuristic's own choice."""
     from unorules.agents import GreedyAgent
     from unorules.search import ISMCTSAgent
-    rule = tmp_path / "instant_win.uno"
-    rule.write_text('module instant_win "wins the round at once"\nfor official\n'
-                    'card wild_customizable {\n  on play:\n    choose color\n    win round\n}\n')
-    game = make("official", 4, with_=(str(rule),))
+    game = instant_win_game(tmp_path)
     found = 0
     for seed in range(400):
         s = game.new_state(seed)
@@ -303,13 +305,7 @@ def test_the_search_belief_never_rules_out_a_card_a_greedy_player_holds(name, tm
     from unorules.agents import GreedyAgent
     from unorules.belief import Belief
     from unorules.search import ISMCTSAgent
-    if name == "official+instant_win":
-        rule = tmp_path / "instant_win.uno"
-        rule.write_text('module instant_win "wins the round at once"\nfor official\n'
-                        'card wild_customizable {\n  on play:\n    choose color\n    win round\n}\n')
-        game = make("official", 4, with_=(str(rule),))
-    else:
-        game = make(name, 4)
+    game = instant_win_game(tmp_path) if name == "official+instant_win" else make(name, 4)
     ruled_out = dealt = 0
     seeds = 25 if name in ("official", "official_swap", "flip", "classic") else 6
     for seed in range(seeds):

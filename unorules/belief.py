@@ -25,7 +25,6 @@ constraints cannot all be met (someone did not play as assumed), the group takes
 """
 from __future__ import annotations
 
-from .spaces import choose_pending_gives_again
 from .table import MATCH_RULE
 
 
@@ -149,30 +148,5 @@ class Belief:
 
     def deal(self, state, rng):
         """A copy of `state` with the other hands and the draw pile dealt again, each group of a
-        hand from the unseen cards it can hold (resample_hidden's contract otherwise)."""
-        me = self.me
-        s = state.clone()
-        shown = s.shown.get(me, {}) if s.shown else {}
-        known = {c for cards in shown.values() for c in cards}
-        others = [q for q in range(s.n) if q != me]
-        pool = sorted([c for q in others for c in s.hands[q] if c not in known] + s.draw_pile)
-        rng.shuffle(pool)
-        slots = []                                   # (cards it cannot hold, player), a slot per card
-        for q in others:
-            if any(c in known for c in s.hands[q]) or sum(g[0] for g in self.groups[q]) != len(s.hands[q]):
-                slots += [(frozenset(), q)] * (len(s.hands[q]) - sum(c in known for c in s.hands[q]))
-                continue
-            for count, out in self.groups[q]:
-                slots += [(out, q)] * count
-        slots.sort(key=lambda slot: -len(slot[0]))
-        new = {q: [c for c in s.hands[q] if c in known] for q in others}
-        for out, q in slots:
-            i = next((i for i, c in enumerate(pool) if c not in out), 0) if out else 0
-            new[q].append(pool.pop(i))
-        for q in others:
-            s.hands[q] = new[q]
-        s.draw_pile = pool
-        choose_pending_gives_again(s, me, rng)
-        s.rng.seed(rng.random())
-        s._seed = None
-        return s
+        hand from the unseen cards it can hold (resample_hidden with the groups)."""
+        return state.resample_hidden(self.me, rng, self.groups)

@@ -289,22 +289,37 @@ class StateSpaces:
             raise TypeError("only a state made by game.new_state(seed) can be pickled (this one was set up directly)")
         return (_state_from_history, (self.game, self._seed, self.history()))
 
-    def resample_hidden(self, player: int, rng) -> "object":
+    def resample_hidden(self, player: int, rng, groups=None) -> "object":
         """A copy of this state consistent with what `player` knows: the other players' hands and the
         draw pile dealt again at random among themselves (each hand keeps its size; cards `player`
         has been shown stay where they are), and a new random generator, so a search that plays
-        the copy on sees no true future draw. `player`'s observation tensor is unchanged."""
+        the copy on sees no true future draw. `player`'s observation tensor is unchanged.
+
+        `groups` (belief.py), per player, what more is known of their hand: [count, cards it
+        cannot hold] for each part of it. Each part is dealt from the unseen cards it can hold,
+        the most constrained first (any unseen card where none is left)."""
         s = self.clone()
         shown = s.shown.get(player, {}) if s.shown else {}
         known = {c for cards in shown.values() for c in cards}
         others = [q for q in range(s.n) if q != player]
         pool = sorted([c for q in others for c in s.hands[q] if c not in known] + s.draw_pile)
         rng.shuffle(pool)                   # sorted first: the result depends only on which cards are unknown
+        slots = []                          # (cards it cannot hold, player): one for each card dealt
         for q in others:
-            keep = [c for c in s.hands[q] if c in known]
-            take = len(s.hands[q]) - len(keep)
-            s.hands[q] = keep + pool[:take]
-            del pool[:take]
+            unseen = sum(c not in known for c in s.hands[q])
+            parts = groups[q] if groups is not None and unseen == len(s.hands[q]) else ()
+            if sum(count for count, _ in parts) != unseen:
+                parts = [(unseen, frozenset())]
+            for count, out in parts:
+                slots += [(out, q)] * count
+        if groups is not None:
+            slots.sort(key=lambda slot: -len(slot[0]))
+        new = {q: [c for c in s.hands[q] if c in known] for q in others}
+        for out, q in slots:
+            i = next((i for i, c in enumerate(pool) if c not in out), 0) if out else 0
+            new[q].append(pool.pop(i))
+        for q in others:
+            s.hands[q] = new[q]
         s.draw_pile = pool
         choose_pending_gives_again(s, player, rng)
         s.rng.seed(rng.random())
