@@ -228,13 +228,10 @@ def instant_win_game(tmp_path, rounds="single"):
     return Game(compile_rulebook(load("official", with_=(str(rule),))), 4, rounds=rounds)
 
 
-def test_the_search_plays_out_to_the_end_of_the_round_in_a_match(tmp_path):
-    """In a match, a playout stops when the round ends (a match's 400 steps would end no
-    playout, and every action would count 0): a blank wild that wins the round at once is seen
-    to win, and played."""
+def instant_win_openings(game):
+    """(state, its options, greedy's play) at each first turn where greedy plays a card other than
+    the instant-win wild it holds."""
     from unorules.agents import GreedyAgent
-    from unorules.search import ISMCTSAgent
-    game = instant_win_game(tmp_path, rounds="match")
     for seed in range(400):
         s = game.new_state(seed)
         if s.is_chance_node() or s.decision.kind != "turn":
@@ -244,6 +241,15 @@ def test_the_search_plays_out_to_the_end_of_the_round_in_a_match(tmp_path):
         if greedy.kind != "play" or s.card_name(greedy.value) == "wild_customizable" or not any(
                 a.kind == "play" and s.card_name(a.value) == "wild_customizable" for a in opts):
             continue
+        yield s, opts, greedy
+
+
+def test_the_search_plays_out_to_the_end_of_the_round_in_a_match(tmp_path):
+    """In a match, a playout stops when the round ends (a match's 400 steps would end no
+    playout, and every action would count 0): a blank wild that wins the round at once is seen
+    to win, and played."""
+    from unorules.search import ISMCTSAgent
+    for s, opts, greedy in instant_win_openings(instant_win_game(tmp_path, rounds="match")):
         search = ISMCTSAgent(random.Random(1), determinizations=20)
         gains, default, ids = search.gains(s, opts)
         best = max(gains, key=lambda i: gains[i][1])
@@ -258,19 +264,9 @@ def test_the_search_agent_keeps_the_heuristics_play_unless_the_evidence_is_clear
     """The greedy heuristic keeps wilds for last; with a blank wild that wins the round at once, the
     search sees every playout of it won and plays it. Where no action is clearly better (a budget
     of 2 determinizations), it plays the heuristic's own choice."""
-    from unorules.agents import GreedyAgent
     from unorules.search import ISMCTSAgent
-    game = instant_win_game(tmp_path)
     found = 0
-    for seed in range(400):
-        s = game.new_state(seed)
-        if s.is_chance_node() or s.decision.kind != "turn":
-            continue
-        opts = s.decision.options
-        greedy = GreedyAgent(random.Random(0)).act(s, opts)
-        winning = [a for a in opts if a.kind == "play" and s.card_name(a.value) == "wild_customizable"]
-        if not winning or greedy.kind != "play" or s.card_name(greedy.value) == "wild_customizable":
-            continue
+    for s, opts, greedy in instant_win_openings(instant_win_game(tmp_path)):
         found += 1
         search = ISMCTSAgent(random.Random(1), determinizations=40)
         pick = search.act(s, opts)
