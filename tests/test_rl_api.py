@@ -12,6 +12,7 @@ import sys
 import pytest
 
 import unorules
+from unorules.agents import GreedyAgent
 from unorules.compiler import compile_rulebook
 from unorules.engine import Game
 from unorules.loader import load, shipped_names
@@ -129,6 +130,61 @@ def test_states_pickle_and_serialize_and_play_on_identically(name):
             assert copy.observation_tensor(1) == s.observation_tensor(1)
             a, b = walk_on(s.clone(), seed), walk_on(copy, seed)
             assert a.hands == b.hands and a.history() == b.history() and a.outcome == b.outcome
+
+
+def same_state(a, b) -> bool:
+    return (a.hands == b.hands and a.draw_pile == b.draw_pile and a.piles == b.piles and a.scores == b.scores
+            and a.history() == b.history() and a.rng.getstate() == b.rng.getstate()
+            and a.terminal == b.terminal and a.winners == b.winners)
+
+
+@pytest.mark.parametrize("name", RULEBOOKS)
+def test_a_game_whose_chance_was_drawn_on_its_own_generator_replays_exactly(name):
+    """simulate's loop draws chance outcomes with state.rng.choices, and the generator also
+    shuffles the cards: a replay of the history must draw on it alike, or a later shuffle differs
+    (in `fast` the replay stopped at an action no longer legal)."""
+    game = make(name, 4)
+    drawn_somewhere = False
+    for seed in range(12):
+        s = game.new_state(seed)
+        agents = [GreedyAgent(random.Random(seed + q)) for q in range(4)]
+        steps = 0
+        while not s.terminal and steps < 600:
+            d = s.decision
+            s.apply_unchecked(s.rng.choices(d.options, d.probs)[0] if d.probs is not None
+                              else agents[d.player].act(s, d.options))
+            steps += 1
+        drawn_somewhere |= bool(s.chance_drawn())
+        for copy in (pickle.loads(pickle.dumps(s)), game.deserialize_state(s.serialize()),
+                     game.state_from_history(seed, s.history(), s.chance_drawn())):
+            assert same_state(copy, s)
+    assert drawn_somewhere or name not in CHANCE_IN_PLAY
+
+
+# the rulebooks whose chance nodes twelve greedy games reach (so the test above replays draws)
+CHANCE_IN_PLAY = {"attack", "bts", "dare", "emoji", "fast", "fifty", "nonpartisan", "showdown", "triple_play"}
+
+
+def test_a_chance_outcome_drawn_otherwise_than_by_choices_is_refused_on_replay():
+    game = make("attack", 4)
+    for seed in range(40):
+        s = game.new_state(seed)
+        while not s.terminal and not s.is_chance_node():
+            s.apply_unchecked(GreedyAgent(0).act(s, s.decision.options))
+        if not s.terminal and len(s.decision.options) > 1:
+            break
+    d = s.decision
+    by_id = s.clone()
+    by_id.apply_action(by_id.action_id(d.options[0]))     # chosen by the caller's own generator
+    assert by_id.chance_drawn() == []
+    probe = random.Random()
+    probe.setstate(s.rng.getstate())
+    other = next(a for a in d.options if a != probe.choices(d.options, d.probs)[0])
+    s.rng.random()                                          # drawn on the game's generator, but not by choices
+    s.apply_unchecked(other)
+    assert s.chance_drawn() == [len(s.history()) - 1]
+    with pytest.raises(ValueError, match="cannot be replayed"):
+        game.state_from_history(seed, s.history(), s.chance_drawn())
 
 
 def walk_on(s, seed, steps=60):

@@ -39,7 +39,6 @@ class Belief:
         self.groups: list[list[list]] = []    # per player: [count, frozenset of cards it cannot hold]
         self.seed = None
         self.lost = None              # the seed of a game the replay could not follow
-        self.chance_on_generator = False     # whether the game drew its chance events on its generator
 
     def follow(self, state) -> bool:
         """Catch up with `state`'s history. False when the state has no replayable history (a
@@ -47,8 +46,6 @@ class Belief:
         history = state._history
         if state._seed is None or state._seed == self.lost:
             return False
-        if self.seed != state._seed:
-            self.chance_on_generator = False
         if self.replay is None or self.seed != state._seed or len(history) < self.seen \
                 or (self.seen and history[self.seen - 1] != self.replay._history[-1]):
             self.seed = state._seed
@@ -56,13 +53,14 @@ class Belief:
             self.seen = 0
             self.groups = [[[len(h), frozenset()]] for h in self.replay.hands]
         r = self.replay
+        drawn = state._chance_drawn
         while self.seen < len(history):
             action = history[self.seen][0]
             d = r.decision
             if r.terminal or action not in d.options:
                 return self._lose(state)
-            if d.probs is not None and self.chance_on_generator and r.rng.choices(d.options, d.probs)[0] != action:
-                return self._lose(state)
+            if d.probs is not None and drawn and self.seen in drawn and r.rng.choices(d.options, d.probs)[0] != action:
+                return self._lose(state)           # drawn on the game's generator, as the replay draws it
             self.seen += 1
             ruled_out = None
             if d.probs is None and d.player != self.me:
@@ -82,13 +80,8 @@ class Belief:
         return True
 
     def _lose(self, state) -> bool:
-        """The replay is not the game. Its chance events may have been drawn on the game's own
-        generator (simulate's loop does so, the learning API's callers need not): then the replay
-        starts again drawing them so too. Failing that, it infers nothing more of this game."""
+        """The replay is not the game (it should not happen): it infers nothing more of this game."""
         self.replay = None
-        if not self.chance_on_generator:
-            self.chance_on_generator = True
-            return self.follow(state)
         self.lost, self.seed = self.seed, None
         return False
 

@@ -225,10 +225,21 @@ class GameSpaces:
     def new_initial_state(self, seed: int = 0):
         return self.new_state(seed)
 
-    def state_from_history(self, seed: int, history) -> "object":
-        """The state reached from `new_initial_state(seed)` by the action ids of `history`."""
+    def state_from_history(self, seed: int, history, drawn=()) -> "object":
+        """The state reached from `new_initial_state(seed)` by the action ids of `history`.
+        `drawn`: the positions in it of chance outcomes that were drawn on the state's own
+        generator (`state.rng.choices(options, probs)`, as `simulate` draws them), so that the
+        generator, which also shuffles the cards, is drawn on alike (`state.chance_drawn()`)."""
         s = self.new_state(seed)
-        for i in history:
+        drawn = set(drawn)
+        for at, i in enumerate(history):
+            if at in drawn:
+                d = s.decision
+                if d is None or d.probs is None:
+                    raise ValueError(f"history position {at} is no chance outcome, yet is said to be drawn")
+                if s.action_id(s.rng.choices(d.options, d.probs)[0]) != int(i):
+                    raise ValueError(f"the chance outcome at history position {at} was not drawn as "
+                                     "state.rng.choices(options, probs) draws it: the state cannot be replayed")
             s.apply_action(int(i))
         return s
 
@@ -237,7 +248,7 @@ class GameSpaces:
         d = json.loads(text)
         if d.get("unorules_state") != 1:
             raise ValueError("not a serialized unorules state")
-        return self.state_from_history(int(d["seed"]), d["history"])
+        return self.state_from_history(int(d["seed"]), d["history"], d.get("drawn", ()))
 
 
 class StateSpaces:
@@ -278,16 +289,24 @@ class StateSpaces:
         space = self.game.action_space
         return [space.index[space.key_of(self, a, side)] for a, side in self._history]
 
+    def chance_drawn(self) -> list[int]:
+        """The positions in history() of the chance outcomes drawn on this state's own generator
+        (state.rng), which a replay must draw alike: the generator also shuffles the cards."""
+        return list(self._chance_drawn)
+
     def serialize(self) -> str:
         import json
         if self._seed is None:
             raise ValueError("only a state made by game.new_state(seed) can be serialized (this one was set up directly)")
-        return json.dumps({"unorules_state": 1, "seed": self._seed, "history": self.history()})
+        d = {"unorules_state": 1, "seed": self._seed, "history": self.history()}
+        if self._chance_drawn:
+            d["drawn"] = self.chance_drawn()
+        return json.dumps(d)
 
     def __reduce__(self):
         if self._seed is None:
             raise TypeError("only a state made by game.new_state(seed) can be pickled (this one was set up directly)")
-        return (_state_from_history, (self.game, self._seed, self.history()))
+        return (_state_from_history, (self.game, self._seed, self.history(), self.chance_drawn()))
 
     def resample_hidden(self, player: int, rng, groups=None) -> "object":
         """A copy of this state consistent with what `player` knows: the other players' hands and the
@@ -356,5 +375,5 @@ def choose_pending_gives_again(s, player, rng) -> None:
                 picked[:] = [swap.get(c, c) for c in picked]
 
 
-def _state_from_history(game, seed, history):
-    return game.state_from_history(seed, history)
+def _state_from_history(game, seed, history, drawn=()):
+    return game.state_from_history(seed, history, drawn)

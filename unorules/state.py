@@ -26,7 +26,7 @@ MAX_TRIGGER_DEPTH = 32
 # State's lists that hold only numbers or immutable tuples, and lists of such lists (clone)
 _FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "out", "places", "round_winners",
                "pending_winners", "skips", "exposed", "turns_per_round", "drawn_per_round", "last_turn",
-               "recent_plays", "_history")
+               "recent_plays", "_history", "_chance_drawn")
 _LISTS_OF_FLAT_LISTS = ("hands", "piles")
 
 
@@ -201,6 +201,8 @@ class State(Table, StateViews, StateSpaces):
                        "plays": 0, "decisions": 0, "turn_decisions": 0}
         self._history: list[tuple] = []            # every action applied, with the side then in play
         self._seed = None                          # the seed, for a state made by Game.new_state (replayable)
+        self._chance_drawn: list[int] = []         # which of _history's chance outcomes were drawn on self.rng
+        self._rng_when_asked = None                # the generator's state when the chance node was posed
         self.recent_plays: list[tuple[int, int]] = []     # (player, card) of the last plays, for observations
         # memory: counters and flags (per game a value, per player a list by seat), when each
         # per-player value was last set (a turn serial), and what each player was shown of others' hands
@@ -329,6 +331,8 @@ class State(Table, StateViews, StateSpaces):
 
     def ask(self, kind, player, options, resume, env, probs=None):
         self.decision = Decision(kind, player, options, resume, env, probs)
+        if probs is not None:
+            self._rng_when_asked = self.rng.getstate()
 
     def emit(self, type_, **fields):
         if self.log is not None:
@@ -368,6 +372,8 @@ class State(Table, StateViews, StateSpaces):
         self.decision = None
         if d.probs is None:
             self.counts["decisions"] += 1
+        elif self.rng.getstate() != self._rng_when_asked:    # its outcome was drawn on the game's generator
+            self._chance_drawn.append(len(self._history))
         self._history.append((action, self.side))      # the side names the faces of its cards (history())
         try:
             d.resume(self, d.env, action)
@@ -417,6 +423,8 @@ class State(Table, StateViews, StateSpaces):
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         memo[id(self.rng)] = rng
+        if self._rng_when_asked is not None:      # a tuple of numbers: shared
+            memo[id(self._rng_when_asked)] = self._rng_when_asked
         for k, v in d.items():
             setattr(new, k, copy.deepcopy(v, memo))
         return new
