@@ -26,6 +26,8 @@ def main():
     ap.add_argument("--lr", type=float, default=0.0005)
     ap.add_argument("--layers", default="128,128", help="the Q network's hidden layers")
     ap.add_argument("--final-eval", type=int, default=0, help="games of a last evaluation (with its 95%% interval)")
+    ap.add_argument("--native", action="store_true",
+                    help="RLCard's own 'uno' environment instead of the rulebook's (the reference run)")
     ap.add_argument("--threads", type=int, default=1,
                     help="torch's threads: one, since a small network on a busy machine slows down with more")
     args = ap.parse_args()
@@ -35,8 +37,13 @@ def main():
     from rlcard.utils import reorganize, tournament
     from unorules.envs.rlcard import make
     torch.manual_seed(args.seed)
-    env = make(rulebook=args.rulebook, players=2, seed=args.seed, turn_cap=400)
-    test_env = make(rulebook=args.rulebook, players=2, seed=args.seed + 1, turn_cap=400)
+    if args.native:
+        import rlcard
+        env = rlcard.make("uno", config={"seed": args.seed})
+        test_env = rlcard.make("uno", config={"seed": args.seed + 1})
+    else:
+        env = make(rulebook=args.rulebook, players=2, seed=args.seed, turn_cap=400)
+        test_env = make(rulebook=args.rulebook, players=2, seed=args.seed + 1, turn_cap=400)
     agent = DQNAgent(num_actions=env.num_actions, state_shape=env.state_shape[0], mlp_layers=[int(x) for x in args.layers.split(",")],
                      learning_rate=args.lr, batch_size=64, replay_memory_size=20000,
                      epsilon_decay_steps=20000, train_every=1, save_path=None)

@@ -4,7 +4,9 @@
 Seat 0 is searched, seats 1-3 play the greedy heuristic; `official`, 4 players, single rounds.
 `--see` says what the search may look at: `nothing` (the shipped agent: other hands and the draw
 pile dealt again at random), `hands` (the true other hands; the draw pile shuffled), `all` (the
-true state, the draw pile's order included: a cheat, to show the search itself works).
+true state, the draw pile's order included: a cheat, to show the search itself works), `colors`
+(each other hand's true colors, its cards of each color dealt at random among the unseen cards of
+that color: what a perfect reading of colors, and nothing more, would give the search).
 `--unguarded` plays the largest mean gain, without the 2-standard-error guard; `--no-infer` deals
 the other hands at random, without what the public play tells of them (unorules/belief.py).
 
@@ -36,11 +38,30 @@ class SeeingSearch(ISMCTSAgent):
     def determinize(self, state, me):
         if self.see == "nothing":
             return super().determinize(state, me)
+        if self.see == "colors":
+            return deal_by_colors(state, me, self.rng)
         s = state.clone()
         if self.see == "hands":
             self.rng.shuffle(s.draw_pile)
         s.rng.seed(self.rng.random())
         return s
+
+
+def deal_by_colors(state, me, rng):
+    """resample_hidden, then each other hand dealt again from the unseen cards keeping its true
+    colors (wilds count as a color of their own)."""
+    s = state.resample_hidden(me, rng)
+    others = [q for q in range(s.n) if q != me]
+    by_color = {}
+    for c in [c for q in others for c in state.hands[q]] + state.draw_pile:
+        by_color.setdefault(state.color_of(c), []).append(c)
+    for cards in by_color.values():
+        rng.shuffle(cards)
+    for q in others:
+        s.hands[q] = [by_color[state.color_of(c)].pop() for c in state.hands[q]]
+    s.draw_pile = [c for cards in by_color.values() for c in cards]
+    rng.shuffle(s.draw_pile)
+    return s
 
 
 def one(job):
@@ -68,7 +89,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--agent", default="search", help="`search`, or a named agent for seat 0 (greedy, ...)")
-    ap.add_argument("--see", choices=("nothing", "hands", "all"), default="nothing")
+    ap.add_argument("--see", choices=("nothing", "colors", "hands", "all"), default="nothing")
     ap.add_argument("--determinizations", type=int, default=10, help="a budget a decision")
     ap.add_argument("--seconds", type=float, default=None, help="a time budget a decision instead")
     ap.add_argument("--unguarded", action="store_true")
