@@ -327,6 +327,26 @@ def test_compile_emit_python_prints_the_source_simulate_runs():
     assert code == 1 and "double-faced cards" in err and "Traceback" not in err
 
 
+def test_a_branch_decided_when_the_code_is_written_is_written_as_the_branch_that_runs():
+    """With one agent at every seat, which agent a seat has is known when the code is written:
+    the source keeps only what that agent does (no `if False:` blocks), and plays the same games."""
+    game = make_game(RunSpec("official", players=4, agents=("greedy",), rounds="single"))
+    one = Program(game, ("greedy",) * 4).source
+    mixed = Program(game, ("greedy", "random") * 2).source
+    assert "if False:" not in one and "if True:" not in one
+    assert "if False:" not in mixed
+    assert "COLOR_OPTS[int(arnd() * NCOLORS)]" not in one        # random's color, never chosen here
+    assert "COLOR_OPTS[int(arnd() * NCOLORS)]" in mixed and "held[m] > held[j]" in mixed
+    compile(one, "<emitted>", "exec")
+    spec = RunSpec("official", players=4, seed=3, agents=("greedy",), rounds="single")
+    runs = {}
+    for simulator in ("generated", "engine"):
+        wins = []
+        run_range(replace(spec, simulator=simulator), 0, 30, on_game=lambda s: wins.append((s.winner, s.counts["decisions"])))
+        runs[simulator] = wins
+    assert runs["generated"] == runs["engine"]
+
+
 # ---- what generated source is made of -----------------------------------------------------------
 
 BENIGN = {"rulebook_name": "plain", "title": "A plain game", "red": "red", "blue": "blue",

@@ -40,20 +40,37 @@ class Source:
         self.texts: list[str] = []               # rulebook texts the event log names, by index (TEXTS)
         self.quiet = False                       # writing the function that keeps no event log:
         self.muted = 0                           # its `if log is not None:` lines and blocks are left out
+        self.branch: dict[int, str] = {}         # per depth, how the if-chain just written there went:
+                                                 # "dropped" (an `if False:` left out), "taken" (an `if True:`)
 
     def __call__(self, text: str):
         if self.muted or (self.quiet and text.lstrip().startswith("if log is not None:")):
             return
+        self.branch.pop(self.depth, None)
         self.lines.append("    " * self.depth + text)
         self.where.append(self.rule)
 
     @contextmanager
     def block(self, header: str):
-        if self.quiet and header == "if log is not None:":
+        """An indented block under `header`. A branch decided when the code is written (`if False:`,
+        `if True:`, as when every seat has the same agent) is written as the branch that runs:
+        the others are left out, and its body stands at the chain's depth."""
+        chain = None if self.muted else self.branch.pop(self.depth, None)
+        follows = header.startswith(("elif ", "else:"))
+        if (self.quiet and header == "if log is not None:") or header == "if False:" or (chain == "taken" and follows):
             self.muted += 1
             yield
             self.muted -= 1
+            if not self.muted and (header == "if False:" or chain == "taken"):
+                self.branch[self.depth] = "taken" if chain == "taken" else "dropped"
             return
+        if header == "if True:" or (chain == "dropped" and header == "else:"):
+            yield
+            if not self.muted:
+                self.branch[self.depth] = "taken"
+            return
+        if chain == "dropped" and header.startswith("elif "):
+            header = header[2:]
         self(header)
         self.depth += 1
         start = len(self.lines)
