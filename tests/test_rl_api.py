@@ -235,6 +235,49 @@ def test_resampling_hidden_cards_keeps_what_the_player_knows_and_changes_the_fut
     assert changed and futures
 
 
+def challenges_faced_by_seat_0(game, seeds):
+    """States where seat 0 may challenge another player's pending attack, greedy play to there."""
+    for seed in seeds:
+        s = game.new_state(seed)
+        agents = [GreedyAgent(random.Random(seed + q)) for q in range(4)]
+        while not s.terminal:
+            d = s.decision
+            if d.kind == "challenge" and d.player == 0:
+                yield s
+                break
+            s.apply_unchecked(s.rng.choices(d.options, d.probs)[0] if d.probs is not None
+                              else agents[d.player].act(s, d.options))
+
+
+def test_resampling_judges_a_pending_plays_legality_again_on_the_dealt_hand():
+    """Whether a Wild Draw Four was played legally was judged on its player's hidden hand: a
+    resampled copy judges it again on the dealt hand, so the challenger's search cannot read it."""
+    from unorules.search import ISMCTSAgent
+    game = make("official", 4)
+    judged = set()
+    states = list(challenges_faced_by_seat_0(game, range(60)))
+    assert len(states) >= 8
+    for s in states:
+        q, card = s.attack.attacker, s.attack.card
+        color_then = s.judged[card][1]
+        copies = []
+        for legal in (True, False):
+            t = s.clone()
+            t.attack.legal = legal
+            copies.append(t.resample_hidden(0, random.Random(5)))
+        a, b = copies
+        assert a.hands == b.hands and a.attack.legal == b.attack.legal
+        assert a.attack.legal == (not any(a.color_of(c) == color_then for c in a.hands[q]))
+        judged.add(a.attack.legal)
+        picks = set()
+        for legal in (True, False):
+            t = s.clone()
+            t.attack.legal = legal
+            picks.add(ISMCTSAgent(random.Random(1), determinizations=12, infer=False).act(t, t.decision.options))
+        assert len(picks) == 1
+    assert judged == {True, False}
+
+
 def test_resampling_depends_only_on_what_the_player_cannot_see():
     game = make("official", 4)
     s = walk(game, 2, steps=20)

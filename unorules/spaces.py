@@ -341,9 +341,30 @@ class StateSpaces:
             s.hands[q] = new[q]
         s.draw_pile = pool
         choose_pending_gives_again(s, player, rng)
+        judge_pending_plays_again(s, player)
         s.rng.seed(rng.random())
         s._seed = None                      # not a replay of any seed's history any more
         return s
+
+
+def judge_pending_plays_again(s, player) -> None:
+    """After the other hands are dealt again: whether another player's last play was legal
+    (`legal when`, which a challenge asks) was judged on their hidden hand, so it is judged again
+    on their dealt hand, in the pending attack and in the agenda's frames still carrying it.
+    (Only the last play: a judgement already buried under a later play keeps its value.)"""
+    atk = s.attack
+    if atk is not None and atk.card is not None:
+        legal = s.judge_again(atk.card, player)
+        if legal is not None:
+            atk.legal = legal
+            if "legal_play" in atk.env:
+                atk.env["legal_play"] = legal
+    for frame in s.agenda:
+        for env in frame[1:]:
+            if type(env) is dict and "legal_play" in env:
+                legal = s.judge_again(env.get("card"), player)
+                if legal is not None:
+                    env["legal_play"] = legal
 
 
 def choose_pending_gives_again(s, player, rng) -> None:

@@ -114,6 +114,27 @@ class Table:
                 self.emit("draw", player=p, count=len(got), cards=[self.card_name(c) for c in got], why=why)
         return got
 
+    def judge_again(self, card, unless) -> bool | None:
+        """Whether the last play, of `card`, was legal by its kind's `legal when`, judged again on
+        its player's hand as it is now with the card back in it and the color as it was
+        (resample_hidden: the first judgement read a hand that is hidden). None when the last play
+        was not that card's, or was not judged, or was `unless`'s own."""
+        if card not in self.judged or not self.recent_plays or self.discard[-1:] != [card]:
+            return None
+        p, color = self.judged[card]
+        if p == unless or self.recent_plays[-1] != (p, card):
+            return None
+        hand, now = self.hands[p], self.color
+        self.discard.pop()
+        hand.append(card)
+        self.color = color
+        try:
+            return bool(self.rules.kinds[self.ckind[card]].legal(self, {"me": p, "_who": p, "card": card}))
+        finally:
+            self.color = now
+            hand.pop()
+            self.discard.append(card)
+
     def shuffle(self, cards):
         """Shuffle in place with the game's generator: Fisher-Yates drawing one random() per swap
         (random.shuffle's integer draws cost half again as much; a shuffle begins every game)."""
@@ -232,7 +253,11 @@ class Table:
         kind = ckind[card]
         game = self.game
         legal_rule = self.rules.kinds[kind].legal
-        legal = True if legal_rule is None else bool(legal_rule(self, {"me": p, "_who": p, "card": card}))
+        if legal_rule is None:
+            legal = True
+        else:
+            legal = bool(legal_rule(self, {"me": p, "_who": p, "card": card}))
+            self.judged[card] = (p, self.color)    # what the judgement read, for resample_hidden to judge again
         discard = self.discard
         self.streak = self.streak + 1 if discard and ckind[discard[-1]] == kind else 1
         self.hands[p].remove(card)
