@@ -179,7 +179,7 @@ class State(Table, StateViews, StateSpaces):
         self.skips = [0] * n
         self.next_override = None
         self.attack: Attack | None = None
-        self.judged: dict[int, tuple] = {}        # card -> (player, color then): a play its kind's `legal when` judged
+        self.judged: dict[int, tuple] = {}        # card -> (player, color then, (round, play)): a `legal when` judged
         self.agenda: list[tuple] = []
         self.decision: Decision | None = None
         self.log: list[dict] | None = [] if game.log_events else None

@@ -119,10 +119,11 @@ class Table:
         its player's hand as it is now with the card back in it and the color as it was
         (resample_hidden: the first judgement read a hand that is hidden). None when the last play
         was not that card's, or was not judged, or was `unless`'s own."""
-        if card not in self.judged or not self.recent_plays or self.discard[-1:] != [card]:
+        judged = self.judged.get(card)
+        if judged is None or self.discard[-1:] != [card]:
             return None
-        p, color = self.judged[card]
-        if p == unless or self.recent_plays[-1] != (p, card):
+        p, color, when = judged
+        if p == unless or when != (self.round, self.counts["plays"]):
             return None
         hand, now = self.hands[p], self.color
         self.discard.pop()
@@ -257,7 +258,8 @@ class Table:
             legal = True
         else:
             legal = bool(legal_rule(self, {"me": p, "_who": p, "card": card}))
-            self.judged[card] = (p, self.color)    # what the judgement read, for resample_hidden to judge again
+            # what the judgement read, and which play it was, for resample_hidden to judge again
+            self.judged[card] = (p, self.color, (self.round, self.counts["plays"] + 1))
         discard = self.discard
         self.streak = self.streak + 1 if discard and ckind[discard[-1]] == kind else 1
         self.hands[p].remove(card)
