@@ -316,7 +316,11 @@ class StateSpaces:
 
         `groups` (belief.py), per player, what more is known of their hand: [count, cards it
         cannot hold] for each part of it. Each part is dealt from the unseen cards it can hold,
-        the most constrained first (any unseen card where none is left)."""
+        the most constrained first (any unseen card where none is left).
+
+        Judged again on the dealt hands: whether another player's last play was legal, and the
+        cards others chose to give at once. Others' `hidden` counters keep their values: what they
+        count is the rulebook's, so there is nothing to deal them from."""
         s = self.clone()
         shown = s.shown.get(player, {}) if s.shown else {}
         known = {c for cards in shown.values() for c in cards}
