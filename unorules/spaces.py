@@ -354,21 +354,21 @@ class StateSpaces:
 def judge_pending_plays_again(s, player) -> None:
     """After the other hands are dealt again: whether another player's last play was legal
     (`legal when`, which a challenge asks) was judged on their hidden hand, so it is judged again
-    on their dealt hand, in the pending attack and in the agenda's frames still carrying it.
-    (Only the last play: a judgement already buried under a later play keeps its value.)"""
+    on their dealt hand, once, and the new judgement replaces the old wherever it is carried: the
+    pending attack, its env, the agenda's frames. (Only the last play: a judgement already buried
+    under a later play keeps its value.)"""
+    card = s.discard[-1] if s.discard else None
+    legal = s.judge_again(card, player)
+    if legal is None:
+        return
     atk = s.attack
-    if atk is not None and atk.card is not None:
-        legal = s.judge_again(atk.card, player)
-        if legal is not None:
-            atk.legal = legal
-            if "legal_play" in atk.env:
-                atk.env["legal_play"] = legal
-    for frame in s.agenda:
-        for env in frame[1:]:
-            if type(env) is dict and "legal_play" in env:
-                legal = s.judge_again(env.get("card"), player)
-                if legal is not None:
-                    env["legal_play"] = legal
+    envs = [env for frame in s.agenda for env in frame[1:] if type(env) is dict]
+    if atk is not None and atk.card == card:
+        atk.legal = legal
+        envs.append(atk.env)
+    for env in envs:
+        if env.get("card") == card and "legal_play" in env:
+            env["legal_play"] = legal
 
 
 def choose_pending_gives_again(s, player, rng) -> None:
