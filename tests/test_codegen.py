@@ -139,15 +139,21 @@ EFFECTS = ["next do punish", "do punish", "each other do punish",
            "if me.hand.count(card.color == current_color) >= 2 { next draw 1 }",
            "if not clockwise { previous draw 1 }", "set color red", "if streak > 1 { draw 2 }",
            "next draw (if top.rank > 4 then 1 else 0)", "attack next penalty 1 { draw penalty; lose turn }", "if me.hand.has(skip) { play again }",
-           "if fewest_cards < 3 { choose color }", "redraw"]
+           "if fewest_cards < 3 { choose color }",
+           "choose one of calm, loud as mood\n    if mood == \"loud\" { reverse } else { score 5 }",
+           "choose other player\n    swap seats with chosen", "next score -3",
+           "reveal\n    if revealed.wild { draw 1 } else if revealed.color == red { play again }",
+           "discard all card.color", "discard all card.kind", "redraw"]
 TRIGGERS = ["on play of 7 if me.hand.size > 0: pass hands", "on play of red 3: next draw 1",
             "on play if streak >= 2: reverse", "on turn_start if me.hand.size > 9: draw 1",
             "on round_start: dealer draw 1", "on draw of wild: play again", "on draw if card.color == red: draw 1",
-            "on round_end: winner draw 1", "on play of skip: choose other player\n  swap hands with chosen"]
+            "on round_end: winner draw 1", "on play of skip: choose other player\n  swap hands with chosen",
+            "on play of 5 if me.hand.size > 0: attack next penalty 1 { draw penalty }"]
 REACTIONS = ["react to skip with skip if penalty < 6:\n  add 2\n  pass attack to next",
              "react to skip, wild with reverse if card.color == current_color: pass attack to attacker",
              "react to wild with skip: cancel attack", "react to skip with wild:\n  choose color\n  resolve attack"]
 TURNS = ["", "draw only when stuck", "drawn card must play", "drawn card is kept", "draw until playable",
+         "draw with { chance press { none {} one weight 2 { draw 1 } two { draw 2 } } }",
          "drawn card must play when card.wild or card.color == current_color", "cap 40 turns"]
 SCORING = ["single round", "winner scores others\n  target 150", "each scores own hand\n  rounds 3",
            "winner scores others\n  rounds 2",
@@ -350,9 +356,12 @@ def test_a_branch_decided_when_the_code_is_written_is_written_as_the_branch_that
 # ---- what generated source is made of -----------------------------------------------------------
 
 BENIGN = {"rulebook_name": "plain", "title": "A plain game", "red": "red", "blue": "blue",
-          "skip": "skip", "wild": "wild", "option": "bonus"}
+          "skip": "skip", "wild": "wild", "option": "bonus", "calm": "calm", "loud": "loud", "how": "how",
+          "mood": "mood", "text": "quiet"}
 HOSTILE = {"rulebook_name": "__import__", "title": "'); __import__('os').system('rm -rf /') #{} \\ ñandú ✓",
-           "red": "exec", "blue": "lambda", "skip": "__builtins__", "wild": "eval", "option": "os"}
+           "red": "exec", "blue": "lambda", "skip": "__builtins__", "wild": "eval", "option": "os",
+           "calm": "globals", "loud": "__class__", "how": "compile", "mood": "getattr",
+           "text": "\\'); open('/etc/passwd').read() #"}
 
 
 def named_rulebook(n: dict) -> str:
@@ -360,6 +369,7 @@ def named_rulebook(n: dict) -> str:
 players 2..6
 colors {n['red']} {n['blue']}
 option {n['option']} = 2
+option {n['mood']} = "{n['loud']}"
 card 0..5 {{
   number
   points card.rank
@@ -379,6 +389,10 @@ card {n['wild']} {{
   on play:
     choose color
     set color {n['blue']}
+    choose one of {n['calm']}, {n['loud']} as {n['how']}
+    if {n['how']} == "{n['calm']}" {{ next draw 1 }}
+    if {n['how']} == {n['mood']} {{ reverse }}
+    if {n['how']} == "{n['text']}" {{ play again }}
   on turn_up: next choose color
 }}
 deck {{

@@ -9,12 +9,12 @@ names for the event log) are objects given to the code when it is loaded (genera
 text in it. Each line that comes from a rule is mapped to the rule's file:line:col (`where`), so a
 runtime error in generated code names the rulebook as the engine would.
 
-The mixins hold the parts: codegen_actions.py the rule actions, codegen_attacks.py the attack
-windows, codegen_options.py a player's play options, codegen_turns.py the round and turn flow;
+The mixins hold the parts: codegen_actions.py the rule actions, codegen_choices.py what a rule
+asks a player or leaves to chance, codegen_attacks.py the attack windows, codegen_options.py a player's play options, codegen_turns.py the round and turn flow;
 codegen_expr.py the expressions. Hands are held as the engine holds them, or counted per face
 (Generator's `representation`). What the
 generator does not translate (several piles or sides, teams, cards playable at any time, `may
-play`, choices of options, numbers and kinds, giving and taking cards, the search agent, ...)
+play`, choices of numbers and kinds, giving and taking cards, the search agent, ...)
 raises NotCovered: `coverage()` gives the reason and simulation falls back to the engine, saying so."""
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from contextlib import contextmanager
 
 from .codegen_actions import MOVES_HANDS, RuleActions
 from .codegen_attacks import AttackWindows
+from .codegen_choices import RuleChoices
 from .codegen_expr import ExprGen, NotCovered
 from .codegen_options import PlayOptions
 from .codegen_turns import TurnFlow
@@ -110,7 +111,7 @@ def check_covered(game):
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
                           ("a cut at the deal", r.cut is not None),
                           ("several cards at once", r.turn["multi_play"]),
-                          ("`draw with`", r.turn.get("draw_with")), ("`draw up to N cards`", r.turn.get("draw_up_to")),
+                          ("`draw up to N cards`", r.turn.get("draw_up_to")),
                           ("cards playable at any time", game.any_time_kinds),
                           ("points that depend on the game", not all(k.points_of_card for k in r.kinds))):
         if present:
@@ -154,7 +155,7 @@ def face_option_counts(game) -> tuple[list[int], list[int]]:
     return tuple(sorted({len(o) for o in opts if o}) for opts in per_card)
 
 
-class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
+class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow):
     """`representation`: how hands are held and ordered.
     - "cards": lists of card ids, in the engine's order; the engine's games, event for event.
     - "counted": a count per face, a bitmask of the faces held and a size per player. Cards of one
@@ -182,7 +183,7 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
         self.compiler = game.rules.compiler          # its name tables and `where`
         if self.compiler is None:                    # rules compiled by hand, not by compile_rulebook
             raise NotCovered("rules not made by compile_rulebook")
-        self.x = ExprGen(self.compiler, self.hand, self.hand_len, self.counted, self.hand_points)
+        self.x = ExprGen(self.compiler, self.hand, self.hand_len, self.counted, self.hand_points, self.text)
         self.src = Source()
         self.agents = agents
         self.doing: list[str] = []           # the named rules being inlined (`do NAME`), innermost last
@@ -196,6 +197,7 @@ class Generator(RuleActions, AttackWindows, PlayOptions, TurnFlow):
         hand = game.rules.ir.get("setup", {}).get("hand", {"kind": "number", "value": 7})
         # can a hand other than the player's be empty when a play ends? (a rule moving cards out of
         # hands, or a deal of no cards)
+        self.moves_seats = any(a.get("kind") == "swap_seats" for a in _walk_nodes(game.rules.ir))
         self.moves_hands = (any(a.get("kind") in MOVES_HANDS for a in _walk_nodes(game.rules.ir))
                             or bool(game.rules.reactions)          # an answer to an attack may be a last card
                             or game.rules.jump_in is not None      # so may the card jumped on

@@ -12,8 +12,9 @@ WHY_DRAW, WHY_UNTIL_PLAYABLE, WHY_UNTIL_COLOR = 0, 1, 2
 COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color", "set_color", "redraw", "attack",
                    "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack", "add_penalty", "pass_attack",
                    "take_back", "do", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
-                   "pass_hands", "cycle_color", "draw_until_color", "perform", "chance"}
-MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands"}      # actions after which any hand may be empty
+                   "pass_hands", "cycle_color", "draw_until_color", "perform", "chance", "choose_option",
+                   "swap_seats", "score", "reveal", "discard_all"}
+MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands", "swap_seats", "discard_all"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
 
 
@@ -85,6 +86,10 @@ class RuleActions:
             with src.block(f"if {c} != NO_COLOR and {c} not in SIDE_COLORS:"):
                 src(f"raise RuleRuntimeError(NOT_A_COLOR({c}))")
             self.set_color(c)
+        elif k == "reveal":
+            self.reveal(scope)
+        elif k == "discard_all":
+            self.discard_all(a, scope, p)
         elif k == "redraw":
             src("c = discard.pop()")
             src("pile.append(c)")
@@ -117,16 +122,15 @@ class RuleActions:
             self.store(k, a, scope, p)
         elif k == "choose_player":
             self.choose_player(a, scope, p)
-        elif k == "swap_hands":
-            q = x.name_var("q")
-            src(f"{q} = {x.expr(a['with'], scope)}")
-            with src.block(f"if {q} is not None and {q} != {p}:"):
-                for held in self.held_lists():
-                    src(f"{held}[{p}], {held}[{q}] = {held}[{q}], {held}[{p}]")
-                if self.decl:
-                    src(f"if {p} in exposed: exposed.remove({p})")
-                    src(f"if {q} in exposed: exposed.remove({q})")
-                src(f"if log is not None: EV_SWAP_HANDS(log, round_no, {p}, {q})")
+        elif k == "choose_option":
+            self.choose_option(a, scope, p)
+        elif k in ("swap_hands", "swap_seats"):
+            self.swap(k, x.expr(a["with"], scope), p)
+        elif k == "score":
+            g = x.name_var("g")
+            src(f"{g} = {x.expr(a['amount'], scope)}")
+            src(f"scores[{p}] += {g}")
+            src(f"if log is not None: EV_SCORE(log, round_no, {p}, {g}, scores[{p}])")
         elif k == "pass_hands":
             d = {"clockwise": "1", "counterclockwise": "-1"}.get(a.get("direction"), "direction")
             src(f"d = {d}")
@@ -174,6 +178,50 @@ class RuleActions:
             if self.decl:
                 src("exposed = []")
             src(f"if log is not None: EV_SHUFFLE_HANDS(log, round_no, {p})")
+
+    def discard_all(self, a, scope, p):
+        """primitives_hands.act_discard_all: p's cards of a color (or of a kind), in the hand's
+        order, go under the discard pile's top card."""
+        src, x = self.src, self.x
+        v = x.name_var("v")
+        src(f"{v} = {x.expr(a['what'], scope)}")
+        of = "CKIND" if id(a) in self.compiler.rb.kind_actions else "CCOLOR"
+        src(f"gone = [c for c in {self.hand(p)} if {of}[c] == {v}]")
+        with src.block("if gone:"):
+            with src.block("for c in gone:"):
+                self.lose(p, "c")
+            src("discard[-1:-1] = gone")
+            src(f"if log is not None: EV_DISCARD(log, round_no, {p}, gone)")
+
+    def reveal(self, scope):
+        """primitives.act_reveal: the draw pile's top card (refilled if empty) turned onto the
+        discard pile, its color the current one unless it is a wild (no event for the color, as in
+        the engine); `revealed` binds it, or the discard pile's top when there is nothing to turn."""
+        src = self.src
+        var = self.x.name_var("revealed")
+        with self.refill():
+            src(f"{var} = discard[-1]")
+        with src.block("else:"):
+            self.take(var)
+            src(f"discard.append({var})")
+            with src.block(f"if CCOLOR[{var}] != NO_COLOR:"):
+                src(f"color = CCOLOR[{var}]")
+            src(f"if log is not None: EV_REVEAL(log, round_no, {var})")
+        scope["revealed"] = var                      # bound for the rest of these actions, as in the env
+
+    def swap(self, k, other: str, p):
+        """primitives.act_swap_hands / act_swap_seats: p and the other player swap their hands, or
+        their seats (hands, scores, and who sits there: the seat's agent and its original player)."""
+        src = self.src
+        q = self.x.name_var("q")
+        src(f"{q} = {other}")
+        with src.block(f"if {q} is not None and {q} != {p}:"):
+            for held in self.held_lists() + (("scores", "seats", "AG") if k == "swap_seats" else ()):
+                src(f"{held}[{p}], {held}[{q}] = {held}[{q}], {held}[{p}]")
+            if self.decl:
+                src(f"if {p} in exposed: exposed.remove({p})")
+                src(f"if {q} in exposed: exposed.remove({q})")
+            src(f"if log is not None: EV_{k.upper()}(log, round_no, {p}, {q})")
 
     def store(self, k, a, scope, p):
         """primitives._store: a counter's or flag's new value (for the performer where it is kept
@@ -227,77 +275,6 @@ class RuleActions:
                         src(f"{var}[q] = {empty}")
         src("lastturn[p] = tserial")
 
-    def choose_player(self, a, scope, p):
-        """primitives.act_choose_player: the candidates in seat order; none binds nothing (None), one
-        is chosen without asking; else the agent picks (greedy: the fewest cards, the lowest seat)."""
-        src, x = self.src, self.x
-        var = x.name_var("chosen")
-        src("cands = []")
-        with src.block("for q in range(N):"):
-            if a["other"]:
-                with src.block(f"if q == {p}:"):
-                    src("continue")
-            if "where" in a:
-                cond = x.expr(a["where"], dict(scope, candidate="q"))
-                with src.block(f"if not {cond}:"):
-                    src("continue")
-            src("cands.append(q)")
-        with src.block("if not cands:"):
-            src(f"{var} = None")
-            src(f"if log is not None: EV_NO_CHOICE(log, round_no, {p})")
-        with src.block("elif len(cands) == 1:"):
-            src(f"{var} = cands[0]")
-        with src.block("else:"):
-            src("decisions += 1")
-            with src.block(f"if {self.is_agent(p, 'greedy')}:"):
-                src(f"{var} = cands[0]")
-                with src.block("for q in cands:"):
-                    with src.block(f"if {self.hand_len('q')} < {self.hand_len(var)}:"):
-                        src(f"{var} = q")
-            with src.block("else:"):
-                src(f"{var} = cands[int(arnd() * len(cands))]")
-            src(f"if log is not None: EV_CHOOSE(log, round_no, {var})")
-        scope[a.get("as", "chosen")] = var           # bound for the rest of these actions, as in the env
-
-    def perform(self, a, scope, p):
-        """A chance node (primitives.act_perform): success with the chance, drawn from the game's
-        generator as random.choices draws it over [chance, 1 - chance]."""
-        src, x = self.src, self.x
-        if self.game.perform_chance is not None:
-            src(f"ch = {literal(float(self.game.perform_chance))}")
-        elif "chance" in a:
-            src(f"ch = float({x.expr(a['chance'], scope)})")
-        else:
-            src(f"ch = {literal(0.5)}")
-        src("ch = min(1.0, max(0.0, ch))")
-        src("done = rnd() * (ch + (1.0 - ch)) < ch")
-        src(f"if log is not None: EV_PERFORM(log, round_no, {p}, {self.text(a['name'])}, done)")
-        inner = dict(scope, _who=p)
-        with src.block("if done:"):
-            self.actions(a["actions"], dict(inner))
-        if a.get("otherwise"):
-            with src.block("else:"):
-                self.actions(a["otherwise"], dict(inner))
-
-    def chance(self, a, scope):
-        """A chance node of named outcomes (primitives.act_chance), drawn as random.choices draws."""
-        src, x = self.src, self.x
-        weights = ", ".join(f"max(0.0, float({x.expr(o['weight'], scope)}))" if "weight" in o else "1.0"
-                            for o in a["outcomes"])
-        src(f"j = CHANCE_PICK([{weights}], rnd, {self.text(a['name'])})")
-        for i, o in enumerate(a["outcomes"]):
-            with src.block(f"{'if' if i == 0 else 'elif'} j == {literal(i)}:"):
-                src(f"if log is not None: EV_CHANCE(log, round_no, {self.text(a['name'])}, {self.text(o['name'])})")
-                self.actions(o["actions"], scope)
-
-    def text(self, words: str) -> str:
-        """A rulebook text the event log needs (a perform's or an outcome's name), as the index of
-        the table TEXTS: the text itself never enters the source."""
-        texts = self.src.texts
-        if words not in texts:
-            texts.append(words)
-        return literal(texts.index(words))
-
     def draw_until(self, p, stop: str, why: int):
         """primitives._draw_until: one card at a time until `stop` holds of the last (h[-1]), or the
         pile runs out; one draw event for them all."""
@@ -349,27 +326,6 @@ class RuleActions:
     def set_color(self, c):
         self.src(f"color = {c}")
         self.src(f"if log is not None: EV_COLOR(log, round_no, {c})")
-
-    def ask_color(self, p):
-        src = self.src
-        src("decisions += 1")
-        with src.block(f"if {self.is_agent(p, 'greedy')}:"):        # the color it holds most, the first of a tie
-            if self.color_counts:
-                src(f"held = [hk[{p}][c + 1] for c in SIDE_COLORS]")
-            else:
-                src("held = [0] * NCOLORS")
-                with src.block(f"for c in {self.hand(p)}:"):
-                    src("j = COLOR_INDEX[CCOLOR[c] + 1]")
-                    with src.block("if j >= 0:"):
-                        src("held[j] += 1")
-            src("j = 0")
-            with src.block("for m in range(1, NCOLORS):"):
-                with src.block("if held[m] > held[j]:"):
-                    src("j = m")
-            src("a = COLOR_OPTS[j]")
-        with src.block("else:"):
-            src("a = COLOR_OPTS[int(arnd() * NCOLORS)]")
-        self.set_color("a.value")
 
     def greedy_play(self, legal: str = "legal", mask: bool = False):
         """GreedyAgent._play over the play actions of `legal`: the flat index `i` of the best (rather

@@ -12,19 +12,21 @@ PENDING, RESOLVE, CANCELLED = 0, 1, 2      # Attack.state
 class AttackWindows:
     def attack(self, a, scope):
         src, x = self.src, self.x
-        if self.kind_now is None:
-            raise NotCovered("an attack outside a card's rules")
+        if self.kind_now is None and scope.get("card") is None:
+            raise NotCovered("an attack where no card is played")
         atk = {k: x.name_var(k) for k in ("t", "pen", "st", "kind", "card", "legal", "attacker")}
         src(f"{atk['t']} = {x.expr(a['target'], scope)}")
         src(f"{atk['pen']} = {x.expr(a['penalty'], scope) if 'penalty' in a else '0'}")
         src(f"{atk['st']} = {literal(PENDING)}")
-        src(f"{atk['kind']} = {literal(self.kind_now)}")
+        # a card's own attack is of its kind; one a trigger makes (`on play of 7: ... attack`) is of
+        # the kind of the card that fired it, as the engine takes it (primitives.act_attack)
+        src(f"{atk['kind']} = {literal(self.kind_now) if self.kind_now is not None else 'CKIND[' + scope['card'] + ']'}")
         src(f"{atk['card']} = {scope.get('card', 'None')}")
         src(f"{atk['legal']} = {scope.get('legal_play', 'True')}")
         src(f"{atk['attacker']} = {scope['me']}")
         env = dict(scope, _given=None)          # atk.env: the attack's own env, for its body
         answerable = {k for r in self.rules.reactions for k in r.to}
-        if not self.rules.reactions or not (answerable & self.reachable_kinds()):
+        if not self.rules.reactions or (self.kind_now is not None and not (answerable & self.reachable_kinds())):
             self.challenge_offer(a, env, atk)
             return
         with src.block("while True:"):               # attack_window, again while the target changes
@@ -146,7 +148,7 @@ class AttackWindows:
         src("plays += 1")
         if self.game.track_kinds:
             with src.block(f"if TRACKED[{kind}]:"):
-                src(f"tracked.add({p})")
+                src(f"tracked.add({'seats[' + p + ']' if self.moves_seats else p})")   # the original player
         if self.decl:
             src(f"if {p} in exposed: exposed.remove({p})")
             size = self.hand_len(p) if self.counted or hand is None else f"len({hand})"

@@ -28,8 +28,9 @@ class ExprGen:
     penalty, just_drawn, ...) to the Python expressions that hold them where the code runs."""
 
     def __init__(self, compiler, hand=lambda p: f"hands[{p}]", hand_len=lambda p: f"len(hands[{p}])",
-                 counted: bool = False, hand_points=lambda p: f"sum(POINTS[c] for c in hands[{p}])"):
+                 counted: bool = False, hand_points=lambda p: f"sum(POINTS[c] for c in hands[{p}])", text=None):
         self.hand_points = hand_points
+        self.text = text                    # a rulebook text -> the source of its index in TEXTS (texts compare as indices)
         self.c = compiler                   # compiler.Compiler: its name tables (colors, kinds, options)
         self.hand, self.hand_len = hand, hand_len     # a player's hand, and its size, as the generator holds hands
         self.counted = counted              # hands are counts per face and a mask of the faces held
@@ -39,6 +40,11 @@ class ExprGen:
         self.fresh = 0
         # counters and flags: name -> the local that holds it (a value, or a list by seat)
         self.memory = {c["name"]: f"mem{i}" for i, c in enumerate(compiler.ir.get("counters", []))}
+
+    def text_index(self, words: str) -> str:
+        if self.text is None:
+            raise NotCovered("a text value in an expression")
+        return self.text(words)
 
     def name_var(self, base: str) -> str:
         self.fresh += 1
@@ -51,7 +57,7 @@ class ExprGen:
         if k in ("number", "bool"):
             return literal(e["value"])
         if k == "string":
-            raise NotCovered("a text value in an expression")
+            return self.text_index(e["value"])
         if k == "name":
             return self.name(e["name"], scope)
         if k == "attr":
@@ -149,7 +155,8 @@ class ExprGen:
         if n in c.kind_id:
             return literal(c.kind_id[n])
         if n in c.option_values:
-            return literal(c.option_values[n])
+            v = c.option_values[n]
+            return self.text_index(v) if type(v) is str else literal(v)
         raise NotCovered(f"the name `{n}` where the generator does not bind it")
 
     def attr(self, e, scope: dict) -> str:

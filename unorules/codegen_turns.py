@@ -76,6 +76,9 @@ class TurnFlow:
             src("pile = list(range(NCARDS))")
         src("discard = []")
         src("scores = [0] * N")
+        if self.moves_seats:                 # swap seats: who sits where, and so each seat's agent
+            src("seats = list(range(N))")
+            src("AG = list(AG)")
         src("dealer = N - 1")
         src("round_no = 0")
         src("drawn = plays = reshuffles = decisions = turn_decisions = challenges = challenges_won = catches = 0")
@@ -101,7 +104,8 @@ class TurnFlow:
             src("outcome, winner = ERROR, None")
             src("if log is not None: EV_ERROR(log, round_no, error)")
         src("return RESULT(outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, "
-            "drawn, plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log)")
+            "drawn, plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log"
+            + (", seats)" if self.moves_seats else ")"))
 
     def round(self, turn, sc, single):
         src, r, x = self.src, self.rules, self.x
@@ -387,7 +391,24 @@ class TurnFlow:
 
     def turn_draw(self, turn):
         src, r = self.src, self.rules
-        if turn["draw_until_playable"]:
+        mode = turn["drawn_card"]
+        draw_with = r.ir.get("turn", {}).get("draw_with")
+        fires = any(t["event"] == "draw" for t in r.ir.get("triggers", []))
+        if draw_with:                    # turns.turn_draw: the rulebook's actions replace the draw
+            if self.counted and (mode != "is_kept" or fires):
+                self.not_counted("`draw with` with a drawn card that may be played or fires a rule")
+            if not self.counted:
+                src("before = set(hands[p])")
+            with src.from_rule(self.where(r.ir["turn"])):
+                self.actions(draw_with, {"me": "p", "_who": "p", "_given": None})
+            if self.counted:             # the cards it gave are kept, and nothing reads them
+                src("continue")
+                return
+            src("got = [c for c in hands[p] if c not in before]")       # _after_draw_with
+            src("card = got[-1] if got else None")
+            if self.moves_hands:
+                src("hand = hands[p]")
+        elif turn["draw_until_playable"]:
             src("got = 0")
             if self.counted:
                 src("dl = []")
@@ -411,10 +432,9 @@ class TurnFlow:
         else:
             got = self.draw("p", literal(1), WHY_DRAW)
             src(f"card = {'f' if self.counted else 'hand[-1]'} if {got} else None")
-        mode = turn["drawn_card"]
         with src.block("if card is None:"):
             src("continue")
-        if any(t["event"] == "draw" for t in r.ir.get("triggers", [])):
+        if fires:
             self.triggers("draw", {"me": "p", "_who": "p", "card": "card"}, "card")
             if self.moves_hands:
                 self.not_counted("a rule on drawing that moves hands")

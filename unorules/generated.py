@@ -34,7 +34,7 @@ class GameRecord:
                  "counts", "tracked_players", "log", "rules", "team_of", "seats")
 
     def __init__(self, game, outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, drawn, plays,
-                 reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log):
+                 reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log, seats=None):
         self.outcome, self.winner, self.error, self.round = outcome, winner, error, round_no
         self.winners = [] if winner is None or outcome != "win" else [winner]
         self.scores, self.turns_per_round, self.drawn_per_round = scores, turns_per_round, drawn_per_round
@@ -42,7 +42,8 @@ class GameRecord:
                        "reshuffles": reshuffles,
                        "plays": plays, "decisions": decisions, "turn_decisions": turn_decisions}
         self.tracked_players, self.log = tracked, log
-        self.rules, self.team_of, self.seats = game.rules, game.team_of, list(range(game.players))
+        self.rules, self.team_of = game.rules, game.team_of
+        self.seats = seats if seats is not None else list(range(game.players))   # seat -> original player
 
 
 class Program:
@@ -245,10 +246,13 @@ def tables(game, program, counted: bool = False) -> dict:
         "EV_COUNTER": lambda log, r_, name, v, p: ev(log, r_, "counter", name=program.texts[name], value=v,
                                                      **({"player": p} if p is not None else {})),
         "EV_SWAP_HANDS": lambda log, r_, p, q: ev(log, r_, "swap_hands", player=p, other=q),
+        "EV_SWAP_SEATS": lambda log, r_, p, q: ev(log, r_, "swap_seats", player=p, other=q),
         "EV_PASS_HANDS": lambda log, r_, d: ev(log, r_, "pass_hands",
                                                direction="clockwise" if d == 1 else "counterclockwise"),
         "EV_NO_CHOICE": lambda log, r_, p: ev(log, r_, "no_choice", player=p),
         "EV_CHOOSE": lambda log, r_, q: ev(log, r_, "choose", player=q),
+        "EV_CHOOSE_OPTION": lambda log, r_, p, name, v: ev(log, r_, "choose", player=p, name=program.texts[name],
+                                                           value=program.texts[v]),
         "EV_PERFORM": lambda log, r_, p, name, done: ev(log, r_, "perform", player=p, name=program.texts[name],
                                                         success=bool(done)),
         "EV_CHANCE": lambda log, r_, name, outcome: ev(log, r_, "chance", name=program.texts[name],
@@ -261,6 +265,8 @@ def tables(game, program, counted: bool = False) -> dict:
         "EV_COLOR": lambda log, r_, c: ev(log, r_, "color", color=colors[c] if c != NO_COLOR else None),
         "EV_ATTACK": lambda log, r_, a, t, pen: ev(log, r_, "attack", attacker=a, target=t, penalty=pen),
         "EV_REDRAW": lambda log, r_, card: ev(log, r_, "redraw", card=names[card]),
+        "EV_REVEAL": lambda log, r_, card: ev(log, r_, "reveal", card=names[card]),
+        "EV_DISCARD": lambda log, r_, p, gone: ev(log, r_, "discard", player=p, count=len(gone), cards=card_names(gone)),
         "EV_RESHUFFLE": lambda log, r_, size: ev(log, r_, "reshuffle", size=size),
         "EV_KEEP": lambda log, r_, p: ev(log, r_, "keep", player=p),
         "EV_ROUND_END": lambda log, r_, w, reason: ev(log, r_, "round_end", winner=w, reason=REASONS[reason]),

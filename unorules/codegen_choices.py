@@ -1,0 +1,120 @@
+"""Code generation, what a rule asks a player or leaves to chance: a color, a player, one of named
+options (the agents' answers written inline, as agents.py makes them), and the chance nodes
+(`perform`, `chance`), with the engine's semantics (primitives.py): the same random draws, the
+same events. Texts (an option's name, a chance's outcome) are held as indices of the table TEXTS,
+never written into the source."""
+from __future__ import annotations
+
+from .codegen_expr import literal
+
+
+class RuleChoices:
+    def choose_player(self, a, scope, p):
+        """primitives.act_choose_player: the candidates in seat order; none binds nothing (None), one
+        is chosen without asking; else the agent picks (greedy: the fewest cards, the lowest seat)."""
+        src, x = self.src, self.x
+        var = x.name_var("chosen")
+        src("cands = []")
+        with src.block("for q in range(N):"):
+            if a["other"]:
+                with src.block(f"if q == {p}:"):
+                    src("continue")
+            if "where" in a:
+                cond = x.expr(a["where"], dict(scope, candidate="q"))
+                with src.block(f"if not {cond}:"):
+                    src("continue")
+            src("cands.append(q)")
+        with src.block("if not cands:"):
+            src(f"{var} = None")
+            src(f"if log is not None: EV_NO_CHOICE(log, round_no, {p})")
+        with src.block("elif len(cands) == 1:"):
+            src(f"{var} = cands[0]")
+        with src.block("else:"):
+            src("decisions += 1")
+            with src.block(f"if {self.is_agent(p, 'greedy')}:"):
+                src(f"{var} = cands[0]")
+                with src.block("for q in cands:"):
+                    with src.block(f"if {self.hand_len('q')} < {self.hand_len(var)}:"):
+                        src(f"{var} = q")
+            with src.block("else:"):
+                src(f"{var} = cands[int(arnd() * len(cands))]")
+            src(f"if log is not None: EV_CHOOSE(log, round_no, {var})")
+        scope[a.get("as", "chosen")] = var           # bound for the rest of these actions, as in the env
+
+    def perform(self, a, scope, p):
+        """A chance node (primitives.act_perform): success with the chance, drawn from the game's
+        generator as random.choices draws it over [chance, 1 - chance]."""
+        src, x = self.src, self.x
+        if self.game.perform_chance is not None:
+            src(f"ch = {literal(float(self.game.perform_chance))}")
+        elif "chance" in a:
+            src(f"ch = float({x.expr(a['chance'], scope)})")
+        else:
+            src(f"ch = {literal(0.5)}")
+        src("ch = min(1.0, max(0.0, ch))")
+        src("done = rnd() * (ch + (1.0 - ch)) < ch")
+        src(f"if log is not None: EV_PERFORM(log, round_no, {p}, {self.text(a['name'])}, done)")
+        inner = dict(scope, _who=p)
+        with src.block("if done:"):
+            self.actions(a["actions"], dict(inner))
+        if a.get("otherwise"):
+            with src.block("else:"):
+                self.actions(a["otherwise"], dict(inner))
+
+    def chance(self, a, scope):
+        """A chance node of named outcomes (primitives.act_chance), drawn as random.choices draws."""
+        src, x = self.src, self.x
+        weights = ", ".join(f"max(0.0, float({x.expr(o['weight'], scope)}))" if "weight" in o else "1.0"
+                            for o in a["outcomes"])
+        src(f"j = CHANCE_PICK([{weights}], rnd, {self.text(a['name'])})")
+        for i, o in enumerate(a["outcomes"]):
+            with src.block(f"{'if' if i == 0 else 'elif'} j == {literal(i)}:"):
+                src(f"if log is not None: EV_CHANCE(log, round_no, {self.text(a['name'])}, {self.text(o['name'])})")
+                self.actions(o["actions"], scope)
+
+    def text(self, words: str) -> str:
+        """A rulebook text the event log needs (a perform's or an outcome's name), as the index of
+        the table TEXTS: the text itself never enters the source."""
+        texts = self.src.texts
+        if words not in texts:
+            texts.append(words)
+        return literal(texts.index(words))
+
+    def ask_color(self, p):
+        src = self.src
+        src("decisions += 1")
+        with src.block(f"if {self.is_agent(p, 'greedy')}:"):        # the color it holds most, the first of a tie
+            if self.color_counts:
+                src(f"held = [hk[{p}][c + 1] for c in SIDE_COLORS]")
+            else:
+                src("held = [0] * NCOLORS")
+                with src.block(f"for c in {self.hand(p)}:"):
+                    src("j = COLOR_INDEX[CCOLOR[c] + 1]")
+                    with src.block("if j >= 0:"):
+                        src("held[j] += 1")
+            src("j = 0")
+            with src.block("for m in range(1, NCOLORS):"):
+                with src.block("if held[m] > held[j]:"):
+                    src("j = m")
+            src("a = COLOR_OPTS[j]")
+        with src.block("else:"):
+            src("a = COLOR_OPTS[int(arnd() * NCOLORS)]")
+        self.set_color("a.value")
+
+    def choose_option(self, a, scope, p):
+        """primitives.act_choose_option: one of the named options, held as its index in TEXTS (so
+        `how == "flex"` compares indices); one option is taken without asking; else greedy takes the
+        first (GreedyAgent's answer to a decision it has no rule for), the others one at random."""
+        src = self.src
+        var = self.x.name_var("option")
+        opts = [self.text(o) for o in a["options"]]
+        if len(opts) == 1:
+            src(f"{var} = {opts[0]}")
+        else:
+            src("decisions += 1")
+            with src.block(f"if {self.is_agent(p, 'greedy')}:"):
+                src(f"{var} = {opts[0]}")
+            with src.block("else:"):
+                src(f"{var} = ({', '.join(opts)},)[int(arnd() * {literal(len(opts))})]")
+        src(f"if log is not None: EV_CHOOSE_OPTION(log, round_no, {scope['_who']}, {self.text(a['as'])}, {var})")
+        scope[a["as"]] = var                         # bound for the rest of these actions, as in the env
