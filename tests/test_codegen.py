@@ -192,6 +192,10 @@ def fuzzed_rulebook(rng: random.Random) -> str:
                         "flag warned" + rng.choice(["", " reset each turn", " reset each round"]),
                         "counter total" + rng.choice(["", " reset each round"])])
     memory += "\nrule punish:\n  draw 1\n  " + rng.choice(["lose turn", "reverse", "if me.hand.size > 5 { lose turn }"])
+    anytime = "" if "jump in" in declare else rng.choice(["", "", (
+        "card veto {\n  wild\n  points 50\n  playable at any time\n"
+        f"  {rng.choice(['', 'playable when me.hand.size < 6'])}\n"
+        f"  on play: {rng.choice(['turn_player lose turn', 'turn_player draw 2', 'play again', 'reverse'])}\n}}\n")])
     return f"""rulebook fuzzed
 players 2..8
 colors red yellow green blue
@@ -219,10 +223,10 @@ card wild {{
   points 50
 {playable}{wild_play}  on turn_up: {rng.choice(["next choose color", "redraw", "play again"])}
 }}
-{declare}
+{anytime}{declare}
 deck {{
   per color: 1 x 0, 2 x 1..9, {rng.randint(1, 3)} x skip, 2 x reverse
-  {rng.randint(2, 6)} x wild
+  {rng.randint(2, 6)} x wild{chr(10) + "  3 x veto" if anytime else ""}
 }}
 setup {{
   hand {hand}

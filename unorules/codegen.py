@@ -10,10 +10,11 @@ text in it. Each line that comes from a rule is mapped to the rule's file:line:c
 runtime error in generated code names the rulebook as the engine would.
 
 The mixins hold the parts: codegen_actions.py the rule actions, codegen_choices.py what a rule
-asks a player or leaves to chance, codegen_attacks.py the attack windows, codegen_options.py a player's play options, codegen_turns.py the round and turn flow;
+asks a player or leaves to chance, codegen_attacks.py the attack windows, codegen_windows.py the
+plays out of turn, codegen_options.py a player's play options, codegen_turns.py the round and turn flow;
 codegen_expr.py the expressions. Hands are held as the engine holds them, or counted per face
 (Generator's `representation`). What the
-generator does not translate (several piles or sides, teams, cards playable at any time, `may
+generator does not translate (several piles or sides, teams, `may
 play`, choices of numbers and kinds, giving and taking cards, the search agent, ...)
 raises NotCovered: `coverage()` gives the reason and simulation falls back to the engine, saying so."""
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .codegen_choices import RuleChoices
 from .codegen_expr import ExprGen, NotCovered
 from .codegen_options import PlayOptions
 from .codegen_turns import TurnFlow
+from .codegen_windows import OutOfTurn
 
 COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices the code makes inline (agents.py)
 
@@ -112,7 +114,6 @@ def check_covered(game):
                           ("a cut at the deal", r.cut is not None),
                           ("several cards at once", r.turn["multi_play"]),
                           ("`draw up to N cards`", r.turn.get("draw_up_to")),
-                          ("cards playable at any time", game.any_time_kinds),
                           ("points that depend on the game", not all(k.points_of_card for k in r.kinds))):
         if present:
             raise NotCovered(what)
@@ -155,7 +156,7 @@ def face_option_counts(game) -> tuple[list[int], list[int]]:
     return tuple(sorted({len(o) for o in opts if o}) for opts in per_card)
 
 
-class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow):
+class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow, OutOfTurn):
     """`representation`: how hands are held and ordered.
     - "cards": lists of card ids, in the engine's order; the engine's games, event for event.
     - "counted": a count per face, a bitmask of the faces held and a size per player. Cards of one
@@ -192,7 +193,6 @@ class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow):
         self.decl = decl is not None         # `declare NAME at N cards`: calls, exposure and catching
         self.decl_at = decl[1] if decl else None
         self.challenges = any(k.challenge is not None for k in game.rules.kinds)
-        self.having: dict = {}               # event -> the kinds with rules for it (tables HAS_PLAY, ...)
         self.names_read = {e["name"] for e in _walk_names(game.rules.ir)}
         hand = game.rules.ir.get("setup", {}).get("hand", {"kind": "number", "value": 7})
         # can a hand other than the player's be empty when a play ends? (a rule moving cards out of

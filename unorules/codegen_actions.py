@@ -443,31 +443,28 @@ class RuleActions:
                 src(f"if {q} in exposed: exposed.remove({q})")
             src(f"if log is not None: EV_DRAW(log, round_no, {q}, {'[f]' if self.counted else 'h[-1:]'}, {literal(why)})")
 
-    def effects(self, event, scope):
-        """The if-chain on the card's kind: each kind's rules for `event`, inlined."""
+    def effects(self, event, scope, kinds=None):
+        """The if-chain on the card's kind: each kind's rules for `event`, inlined (`kinds`: only
+        these kinds', where no other can be played)."""
         src = self.src
-        having = [kind.id for kind in self.rules.kinds
-                  if any(e["event"] == event and e["actions"] for e in self.rules.ir["cards"][kind.id].get("effects", []))]
+        having = [kind.id for kind in self.rules.kinds if (kinds is None or kind.id in kinds)
+                  and any(e["event"] == event and e["actions"] for e in self.rules.ir["cards"][kind.id].get("effects", []))]
         if not having:
             return
-        if len(having) < len(self.rules.kinds):
+        guarded = len(having) < len(self.rules.kinds)
+        if guarded:
             src(f"if {HAS_TABLE[event]}[k]:")
             self.src.depth += 1
-            self.having[event] = having
         first = True
-        for kind in self.rules.kinds:
-            ir_card = self.rules.ir["cards"][kind.id]
-            eff = next((e for e in ir_card.get("effects", []) if e["event"] == event), None)
-            if eff is None or not eff["actions"]:
-                continue
-            with src.block(f"{'if' if first else 'elif'} k == {literal(kind.id)}:"):
-                self.kind_now = kind.id
+        for kind_id in having:
+            eff = next(e for e in self.rules.ir["cards"][kind_id].get("effects", []) if e["event"] == event)
+            with src.block(f"{'if' if first else 'elif'} k == {literal(kind_id)}:"):
+                self.kind_now = kind_id
                 self.actions(eff["actions"], scope)
                 self.kind_now = None
             first = False
-        if event in self.having:
+        if guarded:
             self.src.depth -= 1
-
 
     def catch_window(self):
         """turns.catch_window: each exposed player, while still exposed with the declared count, may

@@ -10,12 +10,6 @@ from .rounds import MAX_ROUNDS
 
 REASON_WIN, REASON_STALLED, REASON_ROUND_CAP = 0, 1, 2      # EV_ROUND_END's and EV_GAME_END's codes
 OUTCOME_WIN, OUTCOME_STALLED = 0, 1
-# jumping in without a condition: a card of the top card's very face (color and kind)
-SAME_FACE = {"kind": "binary", "op": "and",
-             "left": {"kind": "binary", "op": "==", "left": {"kind": "attr", "name": "color", "of": {"kind": "name", "name": "card"}},
-                      "right": {"kind": "attr", "name": "color", "of": {"kind": "name", "name": "top"}}},
-             "right": {"kind": "binary", "op": "==", "left": {"kind": "attr", "name": "kind", "of": {"kind": "name", "name": "card"}},
-                       "right": {"kind": "attr", "name": "kind", "of": {"kind": "name", "name": "top"}}}}
 # the tables read on every turn, bound as the function's locals (default arguments) when it is loaded
 HOT_TABLES = ("CCOLOR", "CKIND", "CMASK", "FACES", "NOPT", "VCOLOR", "COLOR_BIT", "KIND_BIT", "WILD", "MATCHK",
               "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "TARGET", "HAS_PLAY", "POINTS", "ATTACKS", "GREEDY",
@@ -217,6 +211,7 @@ class TurnFlow:
                 self.expire_memory()
             src("if log is not None: EV_TURN(log, round_no, p)")
             self.triggers("turn_start", {"me": "p", "_who": "p"})
+            self.any_time_window()
             src("hand = hc[p]" if self.counted else "hand = hands[p]")
             self.options("hand")
             # the options: the plays, then drawing (always, or only when stuck); the agent picks
@@ -249,7 +244,7 @@ class TurnFlow:
                 src("break")
                 src.depth -= 1
             fired = dict(scope, _given=None)        # the triggers' env: copied as they fire, before the rules run
-            self.effects("play", scope)
+            self.effects("play", scope, self.in_turn_kinds())
             self.triggers("play", fired, "card")
             held = "hn" if self.counted else "hands"
             if self.moves_hands:
@@ -293,101 +288,6 @@ class TurnFlow:
                 src("i = int(arnd() * (size - 1))")
             with src.block("else:"):
                 src("i = int(arnd() * size)")
-
-    def jump_window(self):
-        """turns.jump_window: after a play, the others in the out-of-turn order may jump in with a
-        card the rulebook's condition allows (the first of each face, sorted by face, with its
-        colors and the call); who does plays it instead, and the card jumped on has no effect."""
-        src, x = self.src, self.x
-        j = self.rules.ir["jump_in"]
-        order = "CLOCKWISE[p]" if self.rules.out_of_turn == "clockwise" else "OTHERS[direction][p]"
-
-        def cond(card):
-            scope = {"me": "q", "_who": "q", "card": card}
-            if "when" in j:
-                with src.from_rule(self.where(j["when"])):
-                    return x.expr(j["when"], scope)
-            return f"(CCOLOR[{card}] == CCOLOR[discard[-1]] and CKIND[{card}] == CKIND[discard[-1]])"
-        src("jumped = False")
-        if self.counted:
-            self.counted_jump_window(order, j, cond)
-            return
-        with src.block(f"for q in {order}:"):
-            src("ok = False")
-            src("fseen = set()")
-            with src.block(f"for c in {self.hand('q')}:"):
-                with src.block("if FACES[c] in fseen:"):
-                    src("continue")
-                src("fseen.add(FACES[c])")
-                with src.block(f"if {cond('c')}:"):
-                    src("ok = True")
-                    src("break")
-            with src.block("if not ok:"):
-                src("continue")
-            src("jopts = []")
-            src("fseen = set()")
-            calls = f"{self.hand_len('q')} - 1 == {literal(self.decl_at)}" if self.decl else "False"
-            src(f"calls = {calls}")
-            by_face = self.hand("q") if self.face_order else "sorted(hands[q], key=FACES.__getitem__)"
-            with src.block(f"for c in {by_face}:"):
-                with src.block(f"if FACES[c] in fseen or not {cond('c')}:"):
-                    src("continue")
-                src("fseen.add(FACES[c])")
-                with src.block("for col in (SIDE_COLORS if FUSED[CKIND[c]] else NO_COLORS):"):
-                    src("jopts.append((c, False, col))")
-                    with src.block("if calls:"):
-                        src("jopts.append((c, True, col))")
-            self.jump_choice()
-
-    def counted_jump_window(self, order, j, cond):
-        """jump_window with hands counted per face: the faces each may jump in with, as a mask (one
-        table lookup where the condition is a face predicate), their options in face order."""
-        src, x = self.src, self.x
-        when = j.get("when", SAME_FACE)
-        table = x.face_table(when) if x.is_face_predicate(when) else None
-        with src.block(f"for q in {order}:"):
-            if table is not None:
-                src(f"jm = hm[q] & {table}[color + 1][discard[-1]]")
-            else:
-                src(f"jm = SUM_MASK(c for c in FACES_IN(hm[q]) if {cond('c')})")
-            with src.block("if not jm:"):
-                src("continue")
-            src("jopts = []")
-            src(f"calls = {f'hn[q] - 1 == {literal(self.decl_at)}' if self.decl else 'False'}")
-            with src.block("for c in FACES_IN(jm):"):
-                with src.block("for col in (SIDE_COLORS if FUSED[CKIND[c]] else NO_COLORS):"):
-                    src("jopts.append((c, False, col))")
-                    with src.block("if calls:"):
-                        src("jopts.append((c, True, col))")
-            self.jump_choice()
-
-    def jump_choice(self):
-        """The one out of turn picks one of `jopts` or none; who does plays it instead."""
-        src = self.src
-        src("decisions += 1")
-        with src.block(f"if {self.is_agent('q', 'greedy')}:"):          # jumps in, with the call where it can
-            self.first_call("jopts", 1, "m")
-        with src.block("else:"):
-            src("m = int(arnd() * (len(jopts) + 1))")
-        with src.block("if m == len(jopts):"):
-            src("continue")
-        src("card, call, given = jopts[m]")
-        src("if log is not None: EV_JUMP_IN(log, round_no, q, card)")
-        src("p = q")
-        src("hand = hc[p]" if self.counted else "hand = hands[p]")
-        src("just_drawn = False")
-        src("jumped = True")
-        src("break")
-
-    def first_call(self, opts: str, at: int, out: str):
-        """Greedy's answer out of turn (agents.py): max(answers, key=call), the first with the call
-        (its flag at index `at` of each option), else the first."""
-        src = self.src
-        src(f"{out} = 0")
-        with src.block(f"for i in range(len({opts})):"):
-            with src.block(f"if {opts}[i][{literal(at)}]:"):
-                src(f"{out} = i")
-                src("break")
 
     def turn_draw(self, turn):
         src, r = self.src, self.rules

@@ -241,6 +241,8 @@ def tables(game, program, counted: bool = False) -> dict:
         "REACT_TO": [[k.id in x.to for k in r.kinds] for x in r.reactions],
         "REACT_WITH": [[k.id in x.with_ for k in r.kinds] for x in r.reactions],
         "EV_JUMP_IN": lambda log, r_, q, card: ev(log, r_, "jump_in", player=q, card=names[card]),
+        "EV_ANY_TIME": lambda log, r_, q, card, p: ev(log, r_, "any_time", player=q, card=names[card], turn_player=p),
+        "ANY_TIME": [k.at_any_time for k in r.kinds],
         "CLOCKWISE": [tuple((p + k) % n for k in range(1, n)) for p in range(n)],
         "FUSED": r.fused_color, "NO_COLORS": (None,),
         "EV_COUNTER": lambda log, r_, name, v, p: ev(log, r_, "counter", name=program.texts[name], value=v,
