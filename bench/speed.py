@@ -69,6 +69,8 @@ def table(args):
     in one process and with simulate's default workers (one per core); alternating, median games/s."""
     from unorules.simulation import default_workers, simulate
     names = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.uno"))
+    if args.rulebooks:
+        names = [n for n in names if n in args.rulebooks.split(",")]
     workers = default_workers()
     print(f"{'rulebook':<18} {'agents':<12} {'engine g/s':>10} {'simulate g/s':>12} {'ratio':>6} "
           f"{f'{workers} workers g/s':>16} {'ratio':>6}  simulator")
@@ -99,6 +101,7 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "bench"), help="folder of the reference scripts")
     ap.add_argument("--table", action="store_true", help="the per-rulebook table instead")
+    ap.add_argument("--rulebooks", default="", help="with --table: only these shipped rulebooks (comma-separated)")
     args = ap.parse_args()
     if args.table:
         table(args)
