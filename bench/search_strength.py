@@ -71,7 +71,7 @@ def one(job):
     s = game.new_state(seed)
     if args.agent == "search":
         budget = {"seconds": args.seconds} if args.seconds else {"determinizations": args.determinizations}
-        me = SeeingSearch(random.Random(seed + 1), args.see, confidence=None if args.unguarded else 2.0,
+        me = SeeingSearch(random.Random(seed + 1), args.see, confidence=None if args.unguarded else args.confidence,
                           infer=not args.no_infer, **budget)
     else:
         me = make_agent(args.agent, random.Random(seed + 1))
@@ -93,6 +93,7 @@ def main():
     ap.add_argument("--determinizations", type=int, default=10, help="a budget a decision")
     ap.add_argument("--seconds", type=float, default=None, help="a time budget a decision instead")
     ap.add_argument("--unguarded", action="store_true")
+    ap.add_argument("--confidence", type=float, default=2.0, help="the guard: standard errors a gain must clear")
     ap.add_argument("--no-infer", action="store_true", help="deal the other hands without what the public play tells")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
@@ -102,7 +103,8 @@ def main():
         won = sum(pool.map(one, [(i, args) for i in range(args.games)], chunksize=1))
     rate = won / args.games
     half = 1.96 * math.sqrt(rate * (1 - rate) / args.games)
-    print(f"seat 0 ({args.agent}, sees {args.see}{', unguarded' if args.unguarded else ''}): "
+    guard = ", unguarded" if args.unguarded else f", guard {args.confidence:g} SE" if args.confidence != 2.0 else ""
+    print(f"seat 0 ({args.agent}, sees {args.see}{guard}): "
           f"{won}/{args.games} = {rate:.3f} ± {half:.3f}  ({time.time() - start:.0f} s)")
 
 
