@@ -84,13 +84,7 @@ class OutOfTurn:
     def jump_choice(self):
         """The one out of turn picks one of `jopts` or none; who does plays it instead."""
         src = self.src
-        src("decisions += 1")
-        with src.block(f"if {self.is_agent('q', 'greedy')}:"):          # jumps in, with the call where it can
-            self.first_call("jopts", 1, "m")
-        with src.block("else:"):
-            src("m = int(arnd() * (len(jopts) + 1))")
-        with src.block("if m == len(jopts):"):
-            src("continue")
+        self.out_of_turn_choice("jopts", "q")
         src("card, call, given = jopts[m]")
         src("if log is not None: EV_JUMP_IN(log, round_no, q, card)")
         src("p = q")
@@ -98,6 +92,18 @@ class OutOfTurn:
         src("just_drawn = False")
         src("jumped = True")
         src("break")
+
+    def out_of_turn_choice(self, opts: str, q: str):
+        """q's agent picks `m`, one of `opts` or none (`m == len(opts)`: the loop over who may act
+        goes on to the next): greedy plays, with the call where it can; the others at random."""
+        src = self.src
+        src("decisions += 1")
+        with src.block(f"if {self.is_agent(q, 'greedy')}:"):
+            self.first_call(opts, 1, "m")
+        with src.block("else:"):
+            src(f"m = int(arnd() * (len({opts}) + 1))")
+        with src.block(f"if m == len({opts}):"):
+            src("continue")
 
     def first_call(self, opts: str, at: int, out: str):
         """Greedy's answer out of turn (agents.py): max(answers, key=call), the first with the call
@@ -152,13 +158,7 @@ class OutOfTurn:
                     src("aopts.append((c, True))")
             with src.block("if not aopts:"):
                 src("continue")
-            src("decisions += 1")
-            with src.block(f"if {self.is_agent(q, 'greedy')}:"):       # plays it, with the call where it can
-                self.first_call("aopts", 1, "m")
-            with src.block("else:"):
-                src("m = int(arnd() * (len(aopts) + 1))")
-            with src.block("if m == len(aopts):"):
-                src("continue")
+            self.out_of_turn_choice("aopts", q)
             src("card, call = aopts[m]")
             src("k = CKIND[card]")
             scope = {"me": q, "_who": q, "card": "card", "turn_player": "p", "_given": None}
