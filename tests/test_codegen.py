@@ -8,7 +8,7 @@ from dataclasses import replace
 import json
 import linecache
 import random
-import statistics
+import sys
 import tokenize
 import traceback
 from pathlib import Path
@@ -21,6 +21,9 @@ from unorules.generated import Program
 from unorules.codegen import coverage
 from unorules.simulation import RunSpec, game_seed, make_game, play_one, run_range, seat_agents, simulator_for
 from unorules.stats import Summary
+
+sys.path.insert(0, str(ROOT / "bench"))
+from counted_vs_engine import measure            # noqa: E402  (the bench script's measurement)
 
 SHIPPED = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.uno"))
 MODULES = sorted(p.stem for p in (ROOT / "rulebooks" / "modules").glob("*.uno"))
@@ -299,23 +302,11 @@ def test_auto_says_why_hands_are_not_counted_where_they_cannot_be():
 
 def counted_against_engine(spec: RunSpec, games: int = 20_000):
     """Counted hands play the engine's distribution of games: decisions per game and seat 0's
-    win rate within 3 standard errors of the engine's, over `games` games each."""
-    runs = {}
-    for simulator in ("counted", "engine"):
-        decisions, wins = [], []
-
-        def record(s, decisions=decisions, wins=wins):
-            decisions.append(s.counts["decisions"])
-            wins.append(1 if s.winner == 0 else 0)
-        run_range(replace(spec, simulator=simulator), 0, games, on_game=record)
-        runs[simulator] = (decisions, wins)
-    (dc, wc), (de, we) = runs["counted"], runs["engine"]
-    se = (statistics.variance(dc) / games + statistics.variance(de) / games) ** 0.5
-    z_decisions = (statistics.mean(dc) - statistics.mean(de)) / se
-    pc, pe = sum(wc) / games, sum(we) / games
-    z_seat0 = (pc - pe) / ((pc * (1 - pc) + pe * (1 - pe)) / games) ** 0.5
-    assert abs(z_decisions) < 3 and abs(z_seat0) < 3, (z_decisions, z_seat0)
-    assert dc != de                             # not the engine's games: its own random stream
+    win rate within 3 standard errors of the engine's, over `games` games each
+    (bench/counted_vs_engine.py measures it, there for any rulebook)."""
+    m = measure(spec, games)
+    assert abs(m["z_decisions"]) < 3 and abs(m["z_seat0"]) < 3, m
+    assert not m["same_games"]                  # not the engine's games: its own random stream
 
 
 @pytest.mark.parametrize("name, agents", [("rlcard", ("random",)), ("official", ("random_play",)),
