@@ -253,6 +253,30 @@ def test_fuzzed_rulebooks_play_the_engines_games(seed, tmp_path):
     same_games(spec, games=12)
 
 
+def test_a_card_played_at_any_time_that_reverses_changes_who_may_play_next_as_in_the_engine(tmp_path):
+    """The out-of-turn order before a turn is taken again after each card played at any time:
+    one that reverses the direction hands the window on in the new direction."""
+    path = tmp_path / "veto.uno"
+    path.write_text("""rulebook veto_reverse
+extends classic
+card veto {
+  wild
+  points 50
+  playable at any time
+  on play: reverse
+}
+deck {
+  12 × veto
+}
+""", encoding="utf-8")
+    program = same_games(RunSpec(str(path), players=5, seed=3, agents=("random",), rounds="single"), games=30)
+    reversed_in_window = 0
+    for i in range(30):
+        log = program.play(game_seed(3, i), ("random",) * 5, log=True).log
+        reversed_in_window += sum(1 for a, b in zip(log, log[1:]) if a["type"] == "any_time" and b["type"] == "reverse")
+    assert reversed_in_window > 20             # the games do play vetoes out of turn, and reverse
+
+
 def test_a_nearly_empty_draw_pile_refills_and_runs_short_as_in_the_engine(tmp_path):
     path = tmp_path / "big_hands.uno"           # 2 cards left after the deal: reshuffles, and draws cut short
     path.write_text((ROOT / "rulebooks" / "rlcard.uno").read_text().replace("hand 7", "hand 53"))

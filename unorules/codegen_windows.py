@@ -129,10 +129,14 @@ class OutOfTurn:
         if self.rules.jump_in is not None or any(set(r.with_) & set(kinds) for r in self.rules.reactions):
             raise NotCovered("a card playable at any time that may also jump in or answer an attack")
         src, x = self.src, self.x
-        q = x.name_var("aq")
+        q, i = x.name_var("aq"), x.name_var("ai")
+        # the order is taken again after each play, as the engine does: a card's rules may reverse
         order = "CLOCKWISE[p]" if self.rules.out_of_turn == "clockwise" else "OTHERS[direction][p]"
         src("ended = passed = False")
-        with src.block(f"for {q} in {order}:"):
+        src(f"{i} = 0")
+        with src.block(f"while {i} < N - 1:"):
+            src(f"{q} = {order}[{i}]")
+            src(f"{i} += 1")
             src("aopts = []")
             src(f"calls = {f'{self.hand_len(q)} - 1 == {literal(self.decl_at)}' if self.decl else 'False'}")
             if self.counted:
