@@ -146,7 +146,9 @@ EFFECTS = ["next do punish", "do punish", "each other do punish",
            "choose one of calm, loud as mood\n    if mood == \"loud\" { reverse } else { score 5 }",
            "choose other player\n    swap seats with chosen", "next score -3",
            "reveal\n    if revealed.wild { draw 1 } else if revealed.color == red { play again }",
-           "discard all card.color", "discard all card.kind", "redraw"]
+           "discard all card.color", "discard all card.kind",
+           "choose number as n\n    each player discard all n", "choose number from 1 to 3 as k\n    next draw k",
+           "choose kind where candidate != skip as named\n    discard all named", "give hand to previous", "redraw"]
 TRIGGERS = ["on play of 7 if me.hand.size > 0: pass hands", "on play of red 3: next draw 1",
             "on play if streak >= 2: reverse", "on turn_start if me.hand.size > 9: draw 1",
             "on round_start: dealer draw 1", "on draw of wild: play again", "on draw if card.color == red: draw 1",

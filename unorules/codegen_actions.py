@@ -13,8 +13,9 @@ COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color",
                    "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack", "add_penalty", "pass_attack",
                    "take_back", "do", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
                    "pass_hands", "cycle_color", "draw_until_color", "perform", "chance", "choose_option",
-                   "swap_seats", "score", "reveal", "discard_all"}
-MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands", "swap_seats", "discard_all"}      # actions after which any hand may be empty
+                   "swap_seats", "score", "reveal", "discard_all", "choose_number", "choose_kind",
+                   "give_hand"}
+MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands", "swap_seats", "discard_all", "give_hand"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
 
 
@@ -124,6 +125,10 @@ class RuleActions:
             self.choose_player(a, scope, p)
         elif k == "choose_option":
             self.choose_option(a, scope, p)
+        elif k in ("choose_number", "choose_kind"):
+            self.choose_value(a, scope, p)
+        elif k == "give_hand":
+            self.give_hand(x.expr(a["to"], scope), p)
         elif k in ("swap_hands", "swap_seats"):
             self.swap(k, x.expr(a["with"], scope), p)
         elif k == "score":
@@ -208,6 +213,32 @@ class RuleActions:
                 src(f"color = CCOLOR[{var}]")
             src(f"if log is not None: EV_REVEAL(log, round_no, {var})")
         scope["revealed"] = var                      # bound for the rest of these actions, as in the env
+
+    def give_hand(self, other: str, p):
+        """primitives_hands.act_give_hand: p's whole hand joins the other player's, p's is empty
+        (emptied in place: a local holding it holds the empty hand)."""
+        src = self.src
+        q = self.x.name_var("q")
+        src(f"{q} = {other}")
+        with src.block(f"if {q} is not None and {q} != {p}:"):
+            if self.counted:
+                with src.block(f"for f in FACES_IN(hm[{p}]):"):
+                    src(f"hc[{q}][f] += hc[{p}][f]")
+                    src(f"hc[{p}][f] = 0")
+                src(f"hm[{q}] |= hm[{p}]")
+                src(f"hn[{q}] += hn[{p}]")
+                src(f"hm[{p}] = hn[{p}] = 0")
+                if self.color_counts:
+                    with src.block("for j in range(NCOLOR_SLOTS):"):
+                        src(f"hk[{q}][j] += hk[{p}][j]")
+                        src(f"hk[{p}][j] = 0")
+            else:
+                src(f"hands[{q}] += hands[{p}]")
+                src(f"hands[{p}].clear()")
+            if self.decl:
+                src(f"if {p} in exposed: exposed.remove({p})")
+                src(f"if {q} in exposed: exposed.remove({q})")
+            src(f"if log is not None: EV_GIVE_HAND(log, round_no, {p}, {q})")
 
     def swap(self, k, other: str, p):
         """primitives.act_swap_hands / act_swap_seats: p and the other player swap their hands, or

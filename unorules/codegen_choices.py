@@ -6,6 +6,7 @@ never written into the source."""
 from __future__ import annotations
 
 from .codegen_expr import literal
+from .primitives import MAX_CHOICES
 
 
 class RuleChoices:
@@ -117,4 +118,50 @@ class RuleChoices:
             with src.block("else:"):
                 src(f"{var} = ({', '.join(opts)},)[int(arnd() * {literal(len(opts))})]")
         src(f"if log is not None: EV_CHOOSE_OPTION(log, round_no, {scope['_who']}, {self.text(a['as'])}, {var})")
+        scope[a["as"]] = var                         # bound for the rest of these actions, as in the env
+
+    def choose_value(self, a, scope, p):
+        """primitives.act_choose_number / act_choose_kind: a number from low to high, or a card
+        kind of the deck (a number kind, or one for which `where` holds of the candidate); one is
+        taken without asking, none is an error; else greedy names the highest number or the kind
+        it holds most of (the first of a tie), the others one at random."""
+        src, x = self.src, self.x
+        var, name = x.name_var("named"), self.text(a["as"])
+        numbers = a["kind"] == "choose_number" and "low" in a
+        if numbers:
+            src(f"lo, hi = int({x.expr(a['low'], scope)}), int({x.expr(a['high'], scope)})")
+            with src.block("if hi < lo:"):
+                src("raise RuleRuntimeError(NO_NUMBER(lo, hi))")
+            with src.block(f"if hi - lo >= {literal(MAX_CHOICES)}:"):
+                src("raise RuleRuntimeError(TOO_MANY_NUMBERS(hi - lo + 1))")
+            src("vals = range(lo, hi + 1)")
+        else:
+            in_play = sorted({self.rules.faces[f][1] for f in self.rules.deck[0]})     # State.kinds_in_play
+            if a["kind"] == "choose_number":
+                in_play = [k for k in in_play if self.rules.kinds[k].category == "number"]
+            src(f"vals = ({''.join(literal(k) + ', ' for k in in_play)})")
+            if a.get("where") is not None:
+                cond = x.expr(a["where"], dict(scope, candidate="kk"))
+                src(f"vals = [kk for kk in vals if {cond}]")
+            with src.block("if not vals:"):
+                src(f"raise RuleRuntimeError(NOTHING_TO_CHOOSE({name}))")
+        with src.block("if len(vals) == 1:"):
+            src(f"{var} = vals[0]")
+        with src.block("else:"):
+            src("decisions += 1")
+            with src.block(f"if {self.is_agent(p, 'greedy')}:"):
+                if numbers:
+                    src(f"{var} = vals[-1]")
+                else:
+                    src("held = [0] * NKINDS")
+                    with src.block(f"for c in {self.hand(p)}:"):
+                        src("held[CKIND[c]] += 1")
+                    src(f"{var} = vals[0]")
+                    with src.block("for kk in vals:"):
+                        with src.block(f"if held[kk] > held[{var}]:"):
+                            src(f"{var} = kk")
+            with src.block("else:"):
+                src(f"{var} = vals[int(arnd() * len(vals))]")
+        writer = "EV_CHOOSE_NUMBER" if numbers else "EV_CHOOSE_KIND"
+        src(f"if log is not None: {writer}(log, round_no, {scope['_who']}, {name}, {var})")
         scope[a["as"]] = var                         # bound for the rest of these actions, as in the env

@@ -16,6 +16,7 @@ import traceback
 
 from .codegen import generate, option_groups
 from .compiler import NO_COLOR
+from .primitives import MAX_CHOICES
 from .errors import RuleRuntimeError
 from .state import DRAW, KEEP, Action
 from .table import MATCH_ANY, MATCH_RULE, MAX_DRAW
@@ -218,6 +219,10 @@ def tables(game, program, counted: bool = False) -> dict:
         "RULE_WHERE": program.rule_where, "CHANCE_PICK": chance_pick(program.texts),
         "NOT_A_COLOR": lambda c: f"`{colors[c]}` is not a color of the side in play (`{r.sides[0]}`)",
         "NO_FIRST_CARD": "there is no card to turn up", "DIVIDE": divide,
+        "NO_NUMBER": lambda lo, hi: f"there is no number from {lo} to {hi} to choose",
+        "TOO_MANY_NUMBERS": lambda n: f"a choice of {n} numbers; the limit is {MAX_CHOICES}",
+        "NOTHING_TO_CHOOSE": lambda name: f"there is nothing to choose as `{program.texts[name]}`",
+        "NKINDS": len(r.kinds),
         "MODULO": lambda a, b: a % b if b else 0,
         "OUTCOME_NAMES": OUTCOMES, "ERROR": "error",
         "RESULT": lambda *fields: GameRecord(game, *fields),
@@ -253,6 +258,10 @@ def tables(game, program, counted: bool = False) -> dict:
                                                direction="clockwise" if d == 1 else "counterclockwise"),
         "EV_NO_CHOICE": lambda log, r_, p: ev(log, r_, "no_choice", player=p),
         "EV_CHOOSE": lambda log, r_, q: ev(log, r_, "choose", player=q),
+        "EV_CHOOSE_NUMBER": lambda log, r_, p, name, v: ev(log, r_, "choose", player=p, name=program.texts[name], value=v),
+        "EV_CHOOSE_KIND": lambda log, r_, p, name, k: ev(log, r_, "choose", player=p, name=program.texts[name],
+                                                         value=r.kinds[k].name),
+        "EV_GIVE_HAND": lambda log, r_, p, q: ev(log, r_, "give_hand", player=p, to=q),
         "EV_CHOOSE_OPTION": lambda log, r_, p, name, v: ev(log, r_, "choose", player=p, name=program.texts[name],
                                                            value=program.texts[v]),
         "EV_PERFORM": lambda log, r_, p, name, done: ev(log, r_, "perform", player=p, name=program.texts[name],
