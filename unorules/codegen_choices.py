@@ -5,7 +5,7 @@ same events. Texts (an option's name, a chance's outcome) are held as indices of
 never written into the source."""
 from __future__ import annotations
 
-from .codegen_expr import literal
+from .codegen_expr import NotCovered, literal
 from .primitives import MAX_CHOICES
 
 
@@ -165,3 +165,53 @@ class RuleChoices:
         writer = "EV_CHOOSE_NUMBER" if numbers else "EV_CHOOSE_KIND"
         src(f"if log is not None: {writer}(log, round_no, {scope['_who']}, {name}, {var})")
         scope[a["as"]] = var                         # bound for the rest of these actions, as in the env
+
+    def move_cards(self, a, scope, p):
+        """primitives_hands.act_give / act_take: one card at a time, `count` times, from the giver's
+        hand to the other's: the options one per face (the last copy held, in face order) for which
+        `where` holds; the giver (or the taker) chooses. Greedy gives away what it would not keep
+        (not a wild, the most points) and takes the best card (a wild, then points); the first of
+        a tie either way. A give with one option moves it without asking; a take always asks."""
+        src, x = self.src, self.x
+        give = a["kind"] == "give"
+        if give and a.get("at_once"):
+            raise NotCovered("`give ... at once`")
+        self.not_counted("giving or taking single cards")      # which copy goes is the hands' order
+        q = x.name_var("q")
+        src(f"{q} = {x.expr(a['to' if give else 'from'], scope)}")
+        src(f"n = int({x.expr(a['count'], scope)})")
+        owner, other = (p, q) if give else (q, p)
+        with src.block(f"if {q} is not None and {q} != {p}:"):
+            with src.block("for _ in range(n):"):
+                src("by_face = {}")
+                with src.block(f"for c in hands[{owner}]:"):
+                    if a.get("where") is not None:
+                        with src.block(f"if not {x.expr(a['where'], dict(scope, card='c'))}:"):
+                            src("continue")
+                    src("by_face[FACES[c]] = c")
+                with src.block("if not by_face:"):
+                    src("break")
+                src("opts = [by_face[f] for f in sorted(by_face)]")
+                if give:
+                    with src.block("if len(opts) == 1:"):
+                        src("c = opts[0]")
+                    ask = src.block("else:")
+                else:
+                    ask = src.block("if True:")
+                with ask:
+                    src("decisions += 1")
+                    with src.block(f"if {self.is_agent(p, 'greedy')}:"):
+                        src("c = opts[0]")
+                        with src.block("for o in opts:"):
+                            key = ("(not WILD[CKIND[{0}]], POINTS[{0}], -{0})" if give
+                                   else "(WILD[CKIND[{0}]], POINTS[{0}], -{0})")
+                            with src.block(f"if {key.format('o')} > {key.format('c')}:"):
+                                src("c = o")
+                    with src.block("else:"):
+                        src("c = opts[int(arnd() * len(opts))]")
+                src(f"hands[{owner}].remove(c)")
+                src(f"hands[{other}].append(c)")
+                if self.decl:
+                    src(f"if {p} in exposed: exposed.remove({p})")
+                    src(f"if {q} in exposed: exposed.remove({q})")
+                src(f"if log is not None: EV_{'GIVE' if give else 'TAKE'}(log, round_no, {p}, {q}, c)")

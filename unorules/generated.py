@@ -262,6 +262,8 @@ def tables(game, program, counted: bool = False) -> dict:
         "EV_CHOOSE_KIND": lambda log, r_, p, name, k: ev(log, r_, "choose", player=p, name=program.texts[name],
                                                          value=r.kinds[k].name),
         "EV_GIVE_HAND": lambda log, r_, p, q: ev(log, r_, "give_hand", player=p, to=q),
+        "EV_GIVE": lambda log, r_, p, q, card: ev(log, r_, "give", player=p, to=q, card=names[card]),
+        "EV_TAKE": lambda log, r_, p, q, card: ev(log, r_, "take", **{"player": p, "from": q, "card": names[card]}),
         "EV_CHOOSE_OPTION": lambda log, r_, p, name, v: ev(log, r_, "choose", player=p, name=program.texts[name],
                                                            value=program.texts[v]),
         "EV_PERFORM": lambda log, r_, p, name, done: ev(log, r_, "perform", player=p, name=program.texts[name],
