@@ -14,9 +14,9 @@ COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color",
                    "take_back", "do", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
                    "pass_hands", "cycle_color", "draw_until_color", "perform", "chance", "choose_option",
                    "swap_seats", "score", "reveal", "discard_all", "choose_number", "choose_kind",
-                   "give_hand", "give", "take"}
+                   "give_hand", "give", "take", "exchange"}
 MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands", "swap_seats", "discard_all", "give_hand",
-               "give", "take"}      # actions after which any hand may be empty
+               "give", "take", "exchange"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
 
 
@@ -130,6 +130,8 @@ class RuleActions:
             self.choose_value(a, scope, p)
         elif k in ("give", "take"):
             self.move_cards(a, scope, p)
+        elif k == "exchange":
+            self.exchange(a, scope, p)
         elif k == "give_hand":
             self.give_hand(x.expr(a["to"], scope), p)
         elif k in ("swap_hands", "swap_seats"):

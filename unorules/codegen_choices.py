@@ -168,50 +168,90 @@ class RuleChoices:
 
     def move_cards(self, a, scope, p):
         """primitives_hands.act_give / act_take: one card at a time, `count` times, from the giver's
-        hand to the other's: the options one per face (the last copy held, in face order) for which
-        `where` holds; the giver (or the taker) chooses. Greedy gives away what it would not keep
-        (not a wild, the most points) and takes the best card (a wild, then points); the first of
-        a tie either way. A give with one option moves it without asking; a take always asks."""
+        hand to the other's, the giver (or the taker) choosing among the card options for which
+        `where` holds. A give with one option moves it without asking; a take always asks."""
         src, x = self.src, self.x
         give = a["kind"] == "give"
         if give and a.get("at_once"):
             raise NotCovered("`give ... at once`")
-        self.not_counted("giving or taking single cards")      # which copy goes is the hands' order
+        self.not_counted("giving, taking or exchanging chosen cards")    # which copy moves is the hands' order
         q = x.name_var("q")
         src(f"{q} = {x.expr(a['to' if give else 'from'], scope)}")
         src(f"n = int({x.expr(a['count'], scope)})")
         owner, other = (p, q) if give else (q, p)
         with src.block(f"if {q} is not None and {q} != {p}:"):
             with src.block("for _ in range(n):"):
-                src("by_face = {}")
-                with src.block(f"for c in hands[{owner}]:"):
-                    if a.get("where") is not None:
-                        with src.block(f"if not {x.expr(a['where'], dict(scope, card='c'))}:"):
-                            src("continue")
-                    src("by_face[FACES[c]] = c")
-                with src.block("if not by_face:"):
+                self.card_options(owner, a.get("where"), scope)
+                with src.block("if not opts:"):
                     src("break")
-                src("opts = [by_face[f] for f in sorted(by_face)]")
                 if give:
                     with src.block("if len(opts) == 1:"):
                         src("c = opts[0]")
-                    ask = src.block("else:")
-                else:
-                    ask = src.block("if True:")
-                with ask:
-                    src("decisions += 1")
-                    with src.block(f"if {self.is_agent(p, 'greedy')}:"):
-                        src("c = opts[0]")
-                        with src.block("for o in opts:"):
-                            key = ("(not WILD[CKIND[{0}]], POINTS[{0}], -{0})" if give
-                                   else "(WILD[CKIND[{0}]], POINTS[{0}], -{0})")
-                            with src.block(f"if {key.format('o')} > {key.format('c')}:"):
-                                src("c = o")
                     with src.block("else:"):
-                        src("c = opts[int(arnd() * len(opts))]")
-                src(f"hands[{owner}].remove(c)")
-                src(f"hands[{other}].append(c)")
-                if self.decl:
-                    src(f"if {p} in exposed: exposed.remove({p})")
-                    src(f"if {q} in exposed: exposed.remove({q})")
+                        self.card_choice(p, keep=True)
+                else:
+                    self.card_choice(p, keep=False)
+                self.move_card(owner, other, p, q)
                 src(f"if log is not None: EV_{'GIVE' if give else 'TAKE'}(log, round_no, {p}, {q}, c)")
+
+    def exchange(self, a, scope, p):
+        """primitives_hands.act_exchange: p, then the other, each chooses a card of their own hand
+        (asked even with one; none from an empty hand); then the two cards change hands."""
+        src, x = self.src, self.x
+        self.not_counted("giving, taking or exchanging chosen cards")
+        q = x.name_var("q")
+        src(f"{q} = {x.expr(a['with'], scope)}")
+        with src.block(f"if {q} is not None and {q} != {p}:"):
+            src("picked = []")
+            with src.block(f"for who in ({p}, {q}):"):
+                with src.block("if not hands[who]:"):
+                    src("picked.append(None)")
+                    src("continue")
+                self.card_options("who", None, scope)
+                self.card_choice("who", keep=True)
+                src("picked.append(c)")
+            src("gave, got = picked")
+            with src.block("if gave is not None:"):
+                src("c = gave")
+                self.move_card(p, q, p, q)
+            with src.block("if got is not None:"):
+                src("c = got")
+                self.move_card(q, p, p, q)
+            src(f"if log is not None: EV_EXCHANGE(log, round_no, {p}, {q}, gave, got)")
+
+    def card_options(self, owner: str, where, scope):
+        """primitives_hands._card_options: `opts`, one card per face of owner's hand (the last copy
+        held) for which `where` holds, in face order."""
+        src, x = self.src, self.x
+        src("by_face = {}")
+        with src.block(f"for c in hands[{owner}]:"):
+            if where is not None:
+                with src.block(f"if not {x.expr(where, dict(scope, card='c'))}:"):
+                    src("continue")
+            src("by_face[FACES[c]] = c")
+        src("opts = [by_face[f] for f in sorted(by_face)]")
+
+    def card_choice(self, who: str, keep: bool):
+        """`c`, who's agent's pick of `opts`: greedy gives away what it would not keep (not a
+        wild, the most points) or takes the best card (a wild, then points), the first of a tie;
+        the others one at random."""
+        src = self.src
+        src("decisions += 1")
+        with src.block(f"if {self.is_agent(who, 'greedy')}:"):
+            key = "(not WILD[CKIND[{0}]], POINTS[{0}], -{0})" if keep else "(WILD[CKIND[{0}]], POINTS[{0}], -{0})"
+            src("c = opts[0]")
+            with src.block("for o in opts:"):
+                with src.block(f"if {key.format('o')} > {key.format('c')}:"):
+                    src("c = o")
+        with src.block("else:"):
+            src("c = opts[int(arnd() * len(opts))]")
+
+    def move_card(self, src_p: str, dst: str, p: str, q: str):
+        """primitives_hands._move: the card `c` from one hand to the other; neither p nor q has
+        called on this hand any more."""
+        src = self.src
+        src(f"hands[{src_p}].remove(c)")
+        src(f"hands[{dst}].append(c)")
+        if self.decl:
+            src(f"if {p} in exposed: exposed.remove({p})")
+            src(f"if {q} in exposed: exposed.remove({q})")
