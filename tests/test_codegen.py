@@ -151,7 +151,9 @@ EFFECTS = ["next do punish", "do punish", "each other do punish",
            "choose kind where candidate != skip as named\n    discard all named", "give hand to previous",
            "each other give 1 card to me", "give 2 cards where not card.wild to next",
            "take 1 card from next", "take 2 cards where card.color == red from previous",
-           "choose other player\n    exchange card with chosen", "redraw"]
+           "choose other player\n    exchange card with chosen",
+           "each player as g give 1 card to g.next at once", "give 2 cards where me.hand.size > 3 to next at once",
+           "redraw"]
 TRIGGERS = ["on play of 7 if me.hand.size > 0: pass hands", "on play of red 3: next draw 1",
             "on play if streak >= 2: reverse", "on turn_start if me.hand.size > 9: draw 1",
             "on round_start: dealer draw 1", "on draw of wild: play again", "on draw if card.color == red: draw 1",

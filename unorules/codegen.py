@@ -15,7 +15,7 @@ plays out of turn, codegen_options.py a player's play options, codegen_turns.py 
 codegen_expr.py the expressions. Hands are held as the engine holds them, or counted per face
 (Generator's `representation`). What the
 generator does not translate (several piles or sides, teams, `may
-play`, giving cards at once, the search agent, ...)
+play`, the search agent, ...)
 raises NotCovered: `coverage()` gives the reason and simulation falls back to the engine, saying so."""
 from __future__ import annotations
 

@@ -30,6 +30,16 @@ class RuleActions:
         k = a["kind"]
         if k not in COVERED_ACTIONS:
             raise NotCovered(f"the action `{k.replace('_', ' ')}`")
+        if k == "give" and a.get("at_once"):     # primitives.compile_action: every subject chooses, then all move
+            self.src("batch = []")
+            self.for_subjects(a, scope)
+            self.commit_batch()
+            return
+        self.for_subjects(a, scope)
+
+    def for_subjects(self, a, scope):
+        """The action for its subject: the one who performs the rule, a player, or each player."""
+        k = a["kind"]
         subj = a.get("subject")
         if subj is None:
             self.act(a, scope, scope["_who"])

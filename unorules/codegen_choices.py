@@ -5,7 +5,7 @@ same events. Texts (an option's name, a chance's outcome) are held as indices of
 never written into the source."""
 from __future__ import annotations
 
-from .codegen_expr import NotCovered, literal
+from .codegen_expr import literal
 from .primitives import MAX_CHOICES
 
 
@@ -172,16 +172,17 @@ class RuleChoices:
         `where` holds. A give with one option moves it without asking; a take always asks."""
         src, x = self.src, self.x
         give = a["kind"] == "give"
-        if give and a.get("at_once"):
-            raise NotCovered("`give ... at once`")
+        at_once = give and a.get("at_once")      # chosen now, moved by commit_batch once every giver has chosen
         self.not_counted("giving, taking or exchanging chosen cards")    # which copy moves is the hands' order
         q = x.name_var("q")
         src(f"{q} = {x.expr(a['to' if give else 'from'], scope)}")
         src(f"n = int({x.expr(a['count'], scope)})")
         owner, other = (p, q) if give else (q, p)
         with src.block(f"if {q} is not None and {q} != {p}:"):
+            if at_once:
+                src("picked = []")
             with src.block("for _ in range(n):"):
-                self.card_options(owner, a.get("where"), scope)
+                self.card_options(owner, a.get("where"), scope, exclude="picked" if at_once else None)
                 with src.block("if not opts:"):
                     src("break")
                 if give:
@@ -191,8 +192,19 @@ class RuleChoices:
                         self.card_choice(p, keep=True)
                 else:
                     self.card_choice(p, keep=False)
-                self.move_card(owner, other, p, q)
-                src(f"if log is not None: EV_{'GIVE' if give else 'TAKE'}(log, round_no, {p}, {q}, c)")
+                if at_once:
+                    src("picked.append(c)")
+                    src(f"batch.append(({p}, {q}, c))")
+                else:
+                    self.move_card(owner, other, p, q)
+                    src(f"if log is not None: EV_{'GIVE' if give else 'TAKE'}(log, round_no, {p}, {q}, c)")
+
+    def commit_batch(self):
+        """primitives_hands.commit_batch: the cards of a `give ... at once` move, in the order chosen."""
+        src = self.src
+        with src.block("for gp, gq, c in batch:"):
+            self.move_card("gp", "gq", "gp", "gq")
+            src("if log is not None: EV_GIVE(log, round_no, gp, gq, c)")
 
     def exchange(self, a, scope, p):
         """primitives_hands.act_exchange: p, then the other, each chooses a card of their own hand
@@ -219,12 +231,15 @@ class RuleChoices:
                 self.move_card(q, p, p, q)
             src(f"if log is not None: EV_EXCHANGE(log, round_no, {p}, {q}, gave, got)")
 
-    def card_options(self, owner: str, where, scope):
+    def card_options(self, owner: str, where, scope, exclude: str | None = None):
         """primitives_hands._card_options: `opts`, one card per face of owner's hand (the last copy
-        held) for which `where` holds, in face order."""
+        held, leaving out those in `exclude`) for which `where` holds, in face order."""
         src, x = self.src, self.x
         src("by_face = {}")
         with src.block(f"for c in hands[{owner}]:"):
+            if exclude is not None:
+                with src.block(f"if c in {exclude}:"):
+                    src("continue")
             if where is not None:
                 with src.block(f"if not {x.expr(where, dict(scope, card='c'))}:"):
                     src("continue")
