@@ -131,6 +131,12 @@ def explain(rulebook, card: str | None = None) -> str:
     if ir.get("out_of_turn") == "clockwise":
         lines.append("Out of turn (jumping in, cards played at any time), players may act clockwise from the player "
                      "who played, whatever the direction of play.")
+    if ir.get("options"):
+        lines += ["", "## Options", "", "Each can be changed for a run (`--option NAME=VALUE`):", ""]
+        for o in ir["options"]:
+            v = o["value"]["value"]
+            shown = ("on" if v else "off") if isinstance(v, bool) else f'"{v}"' if isinstance(v, str) else str(v)
+            lines.append(f"- `{o['name']}`: {shown}" + (f" ({o['help']})" if o.get("help") else ""))
     if ir.get("rules"):
         lines += ["", "## Named rules", ""]
         for r in ir["rules"]:
@@ -178,6 +184,8 @@ def explain(rulebook, card: str | None = None) -> str:
     if turn.get("draw_up_to"):
         lines.append(f"After a draw you may draw again, up to {turn['draw_up_to']} draws in one turn, or stop.")
     lines.append("When the draw pile runs out, the discard pile except its top card is shuffled into a new draw pile.")
+    if "turn_cap" in turn:
+        lines.append(f"A round still going after {turn['turn_cap']:,} turns ends there, undecided (stalled).")
     for d in ir.get("declarations", []):
         n = d["at"]
         lines += ["", f"## Calling {d['name'].upper()}", "",
@@ -214,14 +222,14 @@ def explain(rulebook, card: str | None = None) -> str:
             of = ""
             if "of" in t:
                 of = "a " + (f"{t['of']['color']} " if "color" in t["of"] else "") + f"`{t['of']['face']}`"
-            when = {"play": f"Whenever you play {of or 'a card'}",
-                    "draw": f"Whenever you draw {of or 'a card'}",
-                    "turn_start": "At the start of every turn", "round_start": "At the start of every round",
-                    "round_end": "At the end of every round"}.get(t["event"], f"On {t['event']}")
-            cond = f" and {w.expr(t['if'])}" if "if" in t else ""
-            performer = {"round_start": "the dealer", "round_end": "the round's winner",
-                         "turn_start": "the player whose turn it is"}.get(t["event"], "you")
-            lines.append(f"- {when}{cond}: {w.actions(t['actions'], performer)}.")
+            when = {"play": f"Whenever you play {of or 'a card'} (not in answer to an attack)",
+                    "draw": f"Whenever your turn's draw brings {of or 'a card'} (the last card it draws; penalties "
+                            "and rules that make you draw do not count)",
+                    "turn_start": "At the start of your turn (every player's)",
+                    "round_start": "At the start of every round (you are the dealer)",
+                    "round_end": "At the end of every round (you are its winner)"}.get(t["event"], f"On {t['event']}")
+            cond = f", if {w.expr(t['if'])}" if "if" in t else ""
+            lines.append(f"- {when}{cond}: {w.actions(t['actions'], 'you')}.")
         if "jump_in" in ir:
             cond = w.expr(ir["jump_in"]["when"]) if "when" in ir["jump_in"] else "the card is identical to the top card"
             lines.append(f"- Jumping in: right after any card is played, another player may play a card out of turn when "

@@ -16,9 +16,22 @@ NAMES = {
 }
 NEGATED = {"just_drawn": "it was not just drawn", "first_card": "the round's first card is no longer on top",
            "clockwise": "play goes counterclockwise"}
+# actions on the table whose words name no player: a subject says how many times they happen
+TABLE_ACTIONS = {"reverse", "set_color", "cycle_color", "pass_hands", "shuffle_hands", "flip", "clear_pile",
+                 "set_aside_pile", "reveal", "redraw", "add_penalty", "pass_attack", "cancel_attack", "resolve_attack",
+                 "take_back"}
+COMPOUND = {"if", "chance", "perform", "attack", "group"}     # actions that hold blocks of actions
 ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
-COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+COMPARE = {"==": "is", "!=": "is other than", "<": "is less than", "<=": "is at most", ">": "is more than",
            ">=": "is at least"}
+NEGATED_COMPARE = {"==": "is not", "!=": "is not other than", "<": "is not less than", "<=": "is not at most",
+                   ">": "is not more than", ">=": "is not at least"}
+
+
+# How tightly a phrase binds, loosest first: an operand looser than its place is put in parentheses,
+# so two groupings of the same words never read alike (`(a or b) and c` against `a or b and c`).
+LOOSE, OR, AND, COMPARE_P, ADD, MUL, NEG, ATOM = range(8)
+BINDING = {"or": OR, "and": AND, "+": ADD, "-": ADD, "*": MUL, "/": MUL, "%": MUL, **{op: COMPARE_P for op in COMPARE}}
 
 
 class Words:
@@ -26,115 +39,160 @@ class Words:
         self.ir = ir
         self.options = {o["name"]: o["value"]["value"] for o in ir.get("options", [])}
         self.counters = {c["name"]: c for c in ir.get("counters", [])}
+        self.loops: list[str] = []          # the names of the loops being said, outermost first
 
     # -- expressions ----------------------------------------------------------------------------
     def expr(self, e) -> str:
+        return self.phrase(e)[0]
+
+    def operand(self, e, binding: int) -> str:
+        """`e` as an operand of a phrase that binds as tightly as `binding`: in parentheses when
+        it binds more loosely."""
+        text, own = self.phrase(e)
+        return f"({text})" if own < binding else text
+
+    def loop_player(self, name: str) -> str:
+        """A loop's player in words: its name never appears in prose."""
+        depth = len(self.loops) - 1 - self.loops[::-1].index(name)
+        if len(self.loops) == 1:
+            return "that player"
+        return f"the {('first', 'second', 'third', 'fourth')[min(depth, 3)]}{'' if depth < 4 else f' ({depth + 1}th)'} such player"
+
+    def over(self, e, bound: list[str]) -> str:
+        """The players of a loop (`each other`, `each player`), with its condition; the loop's name
+        is pushed on `bound` for what follows it."""
+        text = "every other player" if e["kind"] == "each_other" else "every player"
+        if "as" in e:
+            self.loops.append(e["as"])
+            bound.append(e["as"])
+        if "where" in e:
+            text += f" for whom {self.operand(e['where'], AND)}"
+        return text
+
+    def phrase(self, e) -> tuple[str, int]:
+        """An expression in words, and how tightly the phrase binds."""
         k = e["kind"]
         if k == "number":
-            return str(e["value"])
+            return str(e["value"]), ATOM
         if k == "bool":
-            return "always" if e["value"] else "never"
+            return ("always" if e["value"] else "never"), ATOM
         if k == "string":
-            return f'"{e["value"]}"'
+            return f'"{e["value"]}"', ATOM
         if k == "name":
             n = e["name"]
+            if n in self.loops:
+                return self.loop_player(n), ATOM
             if n in self.options:
                 v = self.options[n]
-                return n.replace("_", " ") + ("" if isinstance(v, bool) else f" ({v})")
-            return NAMES.get(n, n if n.isdigit() else n.replace("_", " ") if n not in self.card_names() else f"`{n}`")
+                return n.replace("_", " ") + ("" if isinstance(v, bool) else f" ({v})"), ATOM
+            if n in self.counters:
+                c = self.counters[n]
+                return (f"the `{n}` is set", COMPARE_P) if c["kind"] == "flag" else (f"the `{n}`", ATOM)
+            return NAMES.get(n, n if n.isdigit() else n.replace("_", " ") if n not in self.card_names() else f"`{n}`"), ATOM
         if k in ("each_other", "each_player"):
-            text = "every other player" if k == "each_other" else "every player"
-            if "as" in e:
-                text += f" {e['as']}"
-            if "where" in e:
-                text += f" for whom {self.expr(e['where'])}"
-            return text
+            bound: list[str] = []
+            try:
+                return self.over(e, bound), LOOSE
+            finally:
+                del self.loops[len(self.loops) - len(bound):]
         if k == "attr":
-            of = self.expr(e["of"])
-            name = e["name"]
-            if name == "hand":
-                return "your hand" if of == "you" else f"{of}'s hand"
-            if name == "score":
-                return "your score" if of == "you" else f"{of}'s score"
-            if name == "seat":
-                return f"the seat of {of}"
-            if name == "points":
-                return f"the points in {of}"
-            if name in self.counters:
-                return (f"your {name.replace('_', ' ')}" if of == "you" else f"{of}'s {name.replace('_', ' ')}")
-            if name == "team":
-                return "your team" if of == "you" else f"{of}'s team"
-            if name == "partner":
-                return "your partner" if of == "you" else f"{of}'s partner"
-            if name == "place":
-                return ("your place" if of == "you" else f"{of}'s place") + " this round (0 if not out)"
-            if name in ("next", "previous"):
-                return f"the player {'after' if name == 'next' else 'before'} {of}"
-            if name == "size":
-                return f"the number of cards in {of}"
-            if name == "color":
-                return f"the color of {of}"
-            if name == "kind":
-                return f"the kind of {of}"
-            if name == "rank":
-                return f"the number on {of}"
-            if name == "wild":
-                return f"{of} is wild"
-            return f"{of}'s {name}"
+            return self.attribute(e)
         if k == "call":
-            of = self.expr(e["of"])
+            of = self.operand(e["of"], ATOM)
             holder = "you hold" if of == "your hand" else of.replace("'s hand", " holds")
             arg_e = e.get("arg")
             if e["name"] == "any" and arg_e and arg_e["kind"] == "binary" and arg_e["op"] == "==" \
                     and arg_e["left"] == {"kind": "attr", "of": {"kind": "name", "name": "card"}, "name": "color"}:
-                return f"{holder} a card of {self.expr(arg_e['right'])}"
-            arg = self.expr(arg_e) if arg_e else ""
-            arg = arg.replace("the card", "it")
+                return f"{holder} a card of {self.operand(arg_e['right'], ATOM)}", COMPARE_P
+            arg = self.expr(arg_e).replace("the card", "it") if arg_e else ""
             if e["name"] == "any":
-                return f"{holder} a card for which {arg}"
+                return f"{holder} a card for which {arg}", LOOSE
             if e["name"] == "count":
-                return f"the number of cards in {of} for which {arg}"
+                return f"the number of cards in {of} for which {arg}", LOOSE
             if e["name"] == "has":
-                return f"{holder} a {arg}"
+                return f"{holder} a {arg}", COMPARE_P
         if k == "conditional":
-            return f"{self.expr(e['then'])} if {self.expr(e['if'])}, else {self.expr(e['else'])}"
+            return (f"{self.operand(e['then'], OR)} if {self.operand(e['if'], OR)}, "
+                    f"else {self.operand(e['else'], OR)}"), LOOSE
         if k == "aggregate":
-            over = self.expr(e["over"])
-            if e["op"] == "count":
-                return f"the number of {over.replace('every ', '', 1).replace('player', 'players', 1)}"
-            of = self.expr(e["of"])
+            bound: list[str] = []
+            try:
+                over = self.over(e["over"], bound)
+                if e["op"] == "count":
+                    return f"the number of {over.replace('every ', '', 1).replace('player', 'players', 1)}", LOOSE
+                of = self.operand(e["of"], ADD)
+            finally:
+                del self.loops[len(self.loops) - len(bound):]
             bare = of.removeprefix("the ")
             return {"sum": f"the sum of {of} over {over}", "max": f"the largest {bare} among {over}",
                     "min": f"the smallest {bare} among {over}",
                     "most": f"the one of {over} with the largest {bare}",
-                    "fewest": f"the one of {over} with the smallest {bare}"}[e["op"]]
+                    "fewest": f"the one of {over} with the smallest {bare}"}[e["op"]], LOOSE
         if k == "not":
-            inner = e["of"]
-            if inner["kind"] == "call" and inner["name"] in ("any", "has"):
-                return self.expr(inner).replace(" a card", " no card", 1).replace(" hold a ", " hold no ", 1)
-            if inner["kind"] == "name" and inner["name"] in self.options:
-                return f"{inner['name'].replace('_', ' ')} is off"
-            if inner["kind"] == "attr" and inner["name"] == "wild":
-                return f"{self.expr(inner['of'])} is not wild"
-            if inner["kind"] == "binary" and inner["op"] == "==":
-                return self.expr(dict(inner, op="!="))
-            if inner["kind"] == "name" and inner["name"] in NEGATED:
-                return NEGATED[inner["name"]]
-            return f"it is not so that {self.expr(inner)}"
+            return self.negation(e["of"])
         if k == "neg":
-            return f"minus {self.expr(e['of'])}"
+            return f"minus {self.operand(e['of'], NEG)}", NEG
         if k == "binary":
             op = e["op"]
-            left, right = self.expr(e["left"]), self.expr(e["right"])
+            binding = BINDING[op]
+            left = self.operand(e["left"], binding if op not in COMPARE else binding + 1)
+            right = self.operand(e["right"], binding + 1)
             if op in COMPARE:
-                if op in ("==", "!=") and right.startswith("the color of") is False and e["right"]["kind"] == "name" \
-                        and e["right"]["name"] in self.colors():
-                    right = e["right"]["name"]
-                return f"{left} {COMPARE[op]} {right}"
+                return f"{left} {COMPARE[op]} {right}", binding
             if op in ("and", "or"):
-                return f"{left} {op} {right}"
-            return f"{left} {ARITHMETIC[op]} {right}"
-        return "?"
+                return f"{left} {op} {right}", binding
+            return f"{left} {ARITHMETIC[op]} {right}", binding
+        return "?", ATOM
+
+    def attribute(self, e) -> tuple[str, int]:
+        of = self.operand(e["of"], ATOM)
+        name = e["name"]
+        mine = of == "you"
+        if name in self.counters:
+            c = self.counters[name]
+            whose = "your" if mine else f"{of}'s"
+            return (f"{whose} `{name}` is set", COMPARE_P) if c["kind"] == "flag" else (f"{whose} `{name}`", ATOM)
+        if name in ("hand", "score", "team", "partner"):
+            return (f"your {name}" if mine else f"{of}'s {name}"), ATOM
+        if name == "place":
+            return ("your place" if mine else f"{of}'s place") + " this round (0 if not out)", ATOM
+        if name == "seat":
+            return f"the seat of {of}", ATOM
+        if name == "points":
+            return f"the points in {of}", ATOM
+        if name in ("next", "previous"):
+            return f"the player {'after' if name == 'next' else 'before'} {of}", ATOM
+        if name == "size":
+            return f"the number of cards in {of}", ATOM
+        if name == "color":
+            return f"the color of {of}", ATOM
+        if name == "kind":
+            return f"the kind of {of}", ATOM
+        if name == "rank":
+            return f"the number on {of}", ATOM
+        if name == "wild":
+            return f"{of} is wild", COMPARE_P
+        return f"{of}'s {name}", ATOM
+
+    def negation(self, inner) -> tuple[str, int]:
+        k = inner["kind"]
+        if k == "call" and inner["name"] in ("any", "has"):
+            text, binding = self.phrase(inner)
+            return text.replace(" a card", " no card", 1).replace(" hold a ", " hold no ", 1), binding
+        if k == "name" and inner["name"] in self.options:
+            return f"{inner['name'].replace('_', ' ')} is off", COMPARE_P
+        if k == "attr" and inner["name"] == "wild":
+            return f"{self.operand(inner['of'], ATOM)} is not wild", COMPARE_P
+        if (k == "attr" and inner["name"] in self.counters or k == "name" and inner["name"] in self.counters) \
+                and self.counters[inner["name"]]["kind"] == "flag":
+            return self.expr(inner).removesuffix(" is set") + " is not set", COMPARE_P
+        if k == "binary" and inner["op"] in NEGATED_COMPARE:
+            left = self.operand(inner["left"], COMPARE_P + 1)
+            right = self.operand(inner["right"], COMPARE_P + 1)
+            return f"{left} {NEGATED_COMPARE[inner['op']]} {right}", COMPARE_P
+        if k == "name" and inner["name"] in NEGATED:
+            return NEGATED[inner["name"]], COMPARE_P
+        return f"it is not so that {self.operand(inner, COMPARE_P)}", LOOSE
 
     def card_names(self):
         return {c["names"][0] for c in self.ir.get("cards", [])}
@@ -143,10 +201,29 @@ class Words:
         return {c for s in sides_of(self.ir) for c in s["colors"]}
 
     # -- actions --------------------------------------------------------------------------------
-    def subject(self, a, default):
+    def subject(self, a, default, bound: list[str]):
+        """Who does action `a`: its subject in words (a loop's name is pushed on `bound` for the
+        action's body), or `default`."""
         if "subject" not in a:
             return default
-        return self.expr(a["subject"])
+        subj = a["subject"]
+        if subj["kind"] not in ("each_other", "each_player"):
+            return self.expr(subj)
+        text = "every other player" if subj["kind"] == "each_other" else "every player"
+        if "as" in subj:
+            self.loops.append(subj["as"])
+            bound.append(subj["as"])
+        if "where" in subj:
+            text += f" (those for whom {self.expr(subj['where'])})"
+        return text
+
+    @staticmethod
+    def possessive(subject: str) -> str:
+        if subject == "you":
+            return "your"
+        if subject == "they" or " who" in subject:
+            return "their"
+        return f"{subject}'s"
 
     @staticmethod
     def verb(subject, base, third):
@@ -162,16 +239,38 @@ class Words:
         return f"as many {noun}s as {self.expr(e)}"
 
     def action(self, a, S="you") -> str:
+        bound: list[str] = []
+        try:
+            return self._action(a, S, bound)
+        finally:
+            del self.loops[len(self.loops) - len(bound):]
+
+    def block(self, actions, S) -> str:
+        """A block inside an action (a branch, an outcome, an attack's effect): in parentheses
+        unless it is one plain action, so where it ends is always shown."""
+        if not actions:
+            return "nothing happens"
+        text = self.actions(actions, S)
+        plain = len(actions) == 1 and actions[0]["kind"] not in COMPOUND
+        return text if plain else f"({text})"
+
+    def _action(self, a, S, bound) -> str:
+        s = self.subject(a, S, bound)
+        text = self._said(a, S, s)
+        if "subject" in a and a["kind"] in TABLE_ACTIONS:
+            text = f"for {s}: {text}"      # an action on the table, done once for each subject
+        return text
+
+    def _said(self, a, S, s) -> str:
         k = a["kind"]
-        s = self.subject(a, S)
         if k == "group":
-            return (f"for {s}: " if "subject" in a else "") + (self.actions(a["actions"], "they" if "subject" in a else S)
-                                                              or "nothing happens")
+            return (f"for {s}: " if "subject" in a else "") + self.block(a["actions"], "they" if "subject" in a else S)
         if "subject" in a and k in ("if", "chance"):       # a block runs once for each of its subjects
             inner = {key: v for key, v in a.items() if key != "subject"}
-            return f"for {s}: {self.action(inner, 'they')}"
+            return f"for {s}: {self._said(inner, 'they', 'they')}"
         v = lambda base, third: f"{s} {self.verb(s, base, third)}"   # noqa: E731
         their = "your" if s == "you" else "their"
+        whose = self.possessive(s) if "subject" not in a or not s.startswith("every") else "their"
         if k == "draw":
             n = "cards equal to the penalty" if a["count"] == {"kind": "name", "name": "penalty"} else self.count(a["count"])
             return f"{v('draw', 'draws')} {n}"
@@ -248,13 +347,18 @@ class Words:
             return f"{v('name', 'names')} a card kind{cond} ({a['as']})"
         if k in ("set_counter", "add_counter", "clear_counter"):
             c = self.counters.get(a["counter"], {})
-            whose = (f"{their} " if c.get("per") == "player" else "the ")
-            name = a["counter"].replace("_", " ")
+            name = f"`{a['counter']}`"
+            if c.get("per") == "player":
+                name = f"{whose} {name}"
+                if "subject" in a and s.startswith("every"):
+                    name = f"for {s}: {name}"
+            else:
+                name = f"for {s}: the {name}" if "subject" in a else f"the {name}"
             if k == "set_counter":
-                return f"{whose}{name} becomes {self.expr(a['value'])}" if "value" in a else f"{whose}{name} is set"
+                return f"{name} becomes {self.expr(a['value'])}" if "value" in a else f"{name} is set"
             if k == "add_counter":
-                return f"{whose}{name} {self.change(a['amount'])}"
-            return f"{whose}{name} is cleared"
+                return f"{name} {self.change(a['amount'])}"
+            return f"{name} is cleared"
         if k == "give_hand":
             return f"{v('give', 'gives')} all {their} cards to {self.expr(a['to'])}"
         if k == "exchange":
@@ -280,7 +384,7 @@ class Words:
         if k == "attack":
             t = self.expr(a["target"])
             pen = f" with a penalty of {self.expr(a['penalty'])}" if "penalty" in a else ""
-            return f"{t} is attacked{pen}: unless the attack is answered, " + self.actions(a["actions"], "they")
+            return f"{t} is attacked{pen}: unless the attack is answered, " + self.block(a["actions"], "they")
         if k == "add_penalty":
             return f"the penalty {self.change(a['amount'])}"
         if k == "pass_attack":
@@ -294,25 +398,26 @@ class Words:
         if k == "if":
             parts = []
             for i, br in enumerate(a["branches"]):
-                parts.append(f"{'if' if i == 0 else 'otherwise, if'} {self.expr(br['when'])}, "
-                             f"{self.actions(br['then'], S) or 'nothing happens'}")
+                parts.append(f"{'if' if i == 0 else 'otherwise, if'} {self.expr(br['when'])}, {self.block(br['then'], S)}")
             if a.get("otherwise"):
-                parts.append(f"otherwise, {self.actions(a['otherwise'], S)}")
+                parts.append(f"otherwise, {self.block(a['otherwise'], S)}")
             return "; ".join(parts)
         if k == "chance":
             outs = a["outcomes"]
-            weights = [literal_value(o.get("weight", {"kind": "number", "value": 1})) for o in outs]
-            total = sum(w for w in weights if isinstance(w, (int, float))) or 1
+            weights = [o.get("weight", {"kind": "number", "value": 1}) for o in outs]
+            values = [literal_value(w) for w in weights]
+            known = all(isinstance(v, (int, float)) for v in values)
+            total = sum(values) if known else 0
             bits = []
-            for o, w in zip(outs, weights):
-                odds = f" ({w}/{total})" if isinstance(w, (int, float)) else ""
-                bits.append(f"on {o['name'].replace('_', ' ')}{odds}, {self.actions(o['actions'], S) or 'nothing happens'}")
+            for o, w, v in zip(outs, weights, values):
+                odds = f" ({v}/{total})" if known and total else f" (weight {self.expr(w)})"
+                bits.append(f"on {o['name'].replace('_', ' ')}{odds}, {self.block(o['actions'], S)}")
             return f"by chance ({a['name'].replace('_', ' ')}): " + "; ".join(bits)
         if k == "perform":
             name = a["name"].replace("_", " ")
             sim = f" (in simulation they succeed with chance {self.expr(a['chance'])})" if "chance" in a else ""
-            ok = self.actions(a["actions"], "they") or "nothing happens"
-            bad = self.actions(a.get("otherwise", []), "they") or "nothing happens"
+            ok = self.block(a["actions"], "they")
+            bad = self.block(a.get("otherwise", []), "they")
             return f"{v('perform', 'performs')} {name}{sim}: if they succeed, {ok}; if they fail, {bad}"
         return k.replace("_", " ")
 
