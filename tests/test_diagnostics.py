@@ -31,7 +31,7 @@ CASES = {
     "U0502": (BASE + "deck { 2 × 5 }\n", BASE + "deck { per color: 2 × 5 }\n"),
     "U0503": (BASE + "card 12..10 { number }\n", BASE + "card 10..12 { number }\n"),
     "U0504": (BASE + "deck { per color: 1000 × 1..9 }\n", BASE + "deck { per color: 10 × 1..9 }\n"),
-    "U0701": (BASE + "on draw: draw 1\n", BASE + "on draw if me.hand.size < 3: draw 1\n"),
+    "U0701": (BASE + "rule press: draw 1; do press\n", BASE + "rule press: draw 1\n"),
     "U0702": (BASE + "react to w with w: add 1\nreact to w with w: add 2\n", BASE + "react to w with w: add 1\n"),
 }
 

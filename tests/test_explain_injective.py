@@ -87,3 +87,74 @@ def test_a_mutated_fuzzed_rulebook_reads_differently(tmp_path_factory, text, pic
     if rb is None or canonical(ir) == canonical(ra.ir):
         return
     assert explain(rb) != explain(checked(ra.ir)), (text, how)
+
+
+# -- the cases the issue names, one by one ------------------------------------------------------
+
+def _explain(tmp_path, body, card=None):
+    path = tmp_path / "house.uno"
+    path.write_text("rulebook house\nextends classic\nflag red_only per player reset after next turn\n" + body + "\n")
+    return explain(load(path), card=card)
+
+
+@pytest.mark.parametrize("a, b", [
+    ("(me.hand.size > 3 or card.color == red) and card.rank == 5", "me.hand.size > 3 or card.color == red and card.rank == 5"),
+    ("(me.hand.size + 2) * 3 > 4", "me.hand.size + 2 * 3 > 4"),
+    ("not (me.hand.size > 3 and card.wild)", "not me.hand.size > 3 and card.wild"),
+])
+def test_grouping_is_said(tmp_path, a, b):
+    ta = _explain(tmp_path, f"card 5 {{ number points 5 playable when {a} }}", "5")
+    tb = _explain(tmp_path, f"card 5 {{ number points 5 playable when {b} }}", "5")
+    assert ta != tb
+
+
+def test_grouping_reads_as_written(tmp_path):
+    text = _explain(tmp_path, "card 5 { number points 5 on play: draw (me.hand.size + 2) * 3 }", "5")
+    assert "as many cards as (the number of cards in your hand plus 2) times 3" in text
+
+
+def test_the_subject_of_set_add_and_clear_is_said(tmp_path):
+    texts = {subject: _explain(tmp_path, f"card 5 {{ number points 5 on play: choose player; {subject}set red_only }}", "5")
+             for subject in ("", "next ", "previous ", "each other ", "chosen ")}
+    assert len(set(texts.values())) == len(texts)
+    assert "the next player's `red_only` is set" in texts["next "]
+    assert "for every other player: their `red_only` is set" in texts["each other "]
+
+
+def test_where_a_block_ends_is_shown():
+    text = explain(load("dare"), card="wild_draw_four") if False else explain(load("dare"))
+    assert "if they fail, (they draw 2 cards; then they lose their next turn)" in text
+
+
+def test_a_block_and_what_follows_it_read_differently(tmp_path):
+    inside = _explain(tmp_path, "card 5 { number points 5 on play: next perform dare chance 0.5 { } else { draw 2; lose turn } }", "5")
+    after = _explain(tmp_path, "card 5 { number points 5 on play: next perform dare chance 0.5 { } else { draw 2 }; next lose turn }", "5")
+    assert inside != after
+    nested = _explain(tmp_path, "card 5 { number points 5 on play: if me.hand.size > 1 { if card.wild { draw 1 } else { draw 2 } } }", "5")
+    dangling = _explain(tmp_path, "card 5 { number points 5 on play: if me.hand.size > 1 { if card.wild { draw 1 } } else { draw 2 } }", "5")
+    assert nested != dangling
+
+
+def test_flags_and_trigger_conditions_read_rightly(tmp_path):
+    text = _explain(tmp_path, "card reverse { action points 20 playable when count(each player as p where p.red_only) == 0 "
+                              "or card.color == red }\non turn_start if me.red_only: clear red_only")
+    assert "(the number of players for whom that player's `red_only` is set) is 0 or the color of the card is red" in text
+    assert "At the start of your turn (every player's), if your `red_only` is set: your `red_only` is cleared." in text
+    assert " p " not in text and "p's" not in text          # the loop's name is not prose
+
+
+def test_odds_of_weights_that_are_not_literals(tmp_path):
+    text = _explain(tmp_path, "card 5 { number points 5 on play: chance coin { heads weight 3 { draw 1 } "
+                              "tails weight me.hand.size { draw 2 } } }", "5")
+    assert "(3/3)" not in text
+    assert "on heads (weight 3)" in text and "on tails (weight the number of cards in your hand)" in text
+    literal = _explain(tmp_path, "card 5 { number points 5 on play: chance coin { heads weight 3 { draw 1 } "
+                                 "tails weight 1 { draw 2 } } }", "5")
+    assert "on heads (3/4)" in literal and "on tails (1/4)" in literal
+
+
+def test_trigger_words_say_which_plays_and_draws_fire(tmp_path):
+    text = _explain(tmp_path, "on play of draw_two: draw 1\non draw: draw 1")
+    assert "Whenever you play a `draw_two` (not in answer to an attack)" in text
+    assert "Whenever your turn's draw brings a card (the last card it draws; penalties and rules that make you draw " \
+           "do not count)" in text

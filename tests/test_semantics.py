@@ -138,11 +138,11 @@ def test_explain_says_what_a_block_with_a_subject_does():
     from unorules.explain import explain
     text = explain(load(DATA / "loops.uno"))
     assert "for every other player: if the number of cards in your hand is more than 1, they draw 1 card" in text
-    assert "every other player p for whom the number of cards in p's hand is more than 3 draws as many cards as " \
-           "the number of cards in p's hand minus 3" in text
+    assert "every other player (those for whom the number of cards in that player's hand is more than 3) draws as " \
+           "many cards as the number of cards in that player's hand minus 3" in text
     assert "the player after the next player loses their next turn" in text
-    assert "At the start of every round: the dealer scores 7 points." in text
-    assert "At the end of every round: the round's winner scores 3 points." in text
+    assert "At the start of every round (you are the dealer): the dealer scores 7 points." in text
+    assert "At the end of every round (you are its winner): you score 3 points." in text
 
 
 def test_fixed_rounds_ends_the_match_after_its_rounds_and_a_module_removes_an_inherited_setting():

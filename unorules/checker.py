@@ -2,14 +2,14 @@
 
 Unknown and duplicate names (cards, colours, sides, events, options), expression types, names used
 where they are not bound, actions used where they mean nothing, deck sanity (colours, sides, enough
-cards to deal), triggers that re-trigger themselves without bound, conflicting rule modules.
+cards to deal), named rules that do themselves, conflicting rule modules.
 """
 from __future__ import annotations
 
 from .errors import Diagnostic, did_you_mean
 from .expr_types import ExprTypes, _a
 from .ir import constant, kind_names, literal_value, probability_options, sides_of, walk as _walk
-from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, EMITS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
+from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
 
 DEFAULT_PLAYERS = (2, 10)
 DEFAULT_HAND = 7
@@ -282,11 +282,6 @@ class Checker(ExprTypes):
         if "if" in t:
             self.expect(t["if"], "bool", scope)
         self.actions(t["actions"], scope, "card trigger" if has_card else "trigger")
-        if "if" not in t:
-            emitted = {EMITS[a["kind"]] for a in _walk(t["actions"]) if a["kind"] in EMITS}
-            if ev in emitted:
-                self.error("U0701", f"this `on {ev}` rule makes a `{ev}` itself, so it triggers itself forever",
-                           t, "event", "re-triggers itself", "add an `if` condition that becomes false")
 
     def check_counters(self):
         taken = set(GLOBAL_NAMES) | set(SCOPED_NAMES) | {a for (_, a) in ATTRIBUTES} | self.colors | set(self.cards) \

@@ -136,7 +136,7 @@ def explain(rulebook, card: str | None = None) -> str:
         for o in ir["options"]:
             v = o["value"]["value"]
             shown = ("on" if v else "off") if isinstance(v, bool) else f'"{v}"' if isinstance(v, str) else str(v)
-            lines.append(f"- `{o['name']}`: {shown}" + (f" ({o['help']})" if o.get("help") else ""))
+            lines.append(f"- `{o['name']}`: {shown}" + (f' — "{o["help"]}"' if o.get("help") else ""))
     if ir.get("rules"):
         lines += ["", "## Named rules", ""]
         for r in ir["rules"]:

@@ -65,8 +65,5 @@ CARD_EVENTS = {"play", "turn_up"}
 TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end"}
 EVENTS_WITH_CARD = {"play", "draw", "turn_up"}
 
-# the actions that make events happen (for the trigger loop check)
-EMITS = {"draw": "draw", "draw_until_color": "draw", "draw_until_playable": "draw"}
-
 # actions that only mean something while an attack is pending (reactions and challenges)
 ATTACK_ACTIONS = {"add_penalty", "pass_attack", "cancel_attack", "resolve_attack", "take_back"}

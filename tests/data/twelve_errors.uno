@@ -22,6 +22,6 @@ turn {
 }
 deck { 2 × boom
   per color: 1 × zap, 1 × zup }
-on draw of 4: draw 1
+rule again: do again
 on turn_start if me.hand.size: score 1
 react to skip with skipp: cancel attack
