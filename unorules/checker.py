@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from .errors import Diagnostic, did_you_mean
 from .expr_types import ExprTypes, _a
-from .ir import constant, kind_names, literal_value, probability_options, sides_of, walk as _walk
+from .ir import constant, kind_names, literal_value, may_be_fraction, probability_options, sides_of, walk as _walk
 from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
 
 DEFAULT_PLAYERS = (2, 10)
 DEFAULT_HAND = 7
+WHOLE_NUMBERS = {"draw": "count", "give": "count", "take": "count", "attack": "penalty", "add_penalty": "amount"}
 MAX_DECK = 5000           # cards in one box; more is refused (memory and time stay bounded)
 
 
@@ -22,6 +23,9 @@ def option_problem(name: str, value, declared, probability: bool) -> str | None:
         return "true or false" if isinstance(v, bool) else "a number" if isinstance(v, (int, float)) else "text"
     if type_of(value) != type_of(declared):
         return f"option `{name}` takes {type_of(declared)} (its declared value is {declared!r}), not {value!r}"
+    if isinstance(declared, int) and not isinstance(declared, bool) and isinstance(value, float) \
+            and not value.is_integer():
+        return f"option `{name}` takes a whole number (its declared value is {declared!r}), not {value!r}"
     if probability and not 0 <= value <= 1:
         return f"option `{name}` is a chance: it must lie between 0 and 1, not {value!r}"
     return None
@@ -40,6 +44,7 @@ class Checker(ExprTypes):
         self.kind_actions: set[int] = set()       # ids of `discard all` actions whose value is a kind
         self.option_values: dict[str, object] = {}
         self.rules: dict[str, dict] = {}          # named rules (`rule NAME: ...`) by name
+        self.text_values: dict[str, list] = {}    # a choice's name -> the texts it can take (`choose one of ...`)
 
     def error(self, code, message, node, key=None, label="", help=None):
         file, span = self.rb.where(node, key)
@@ -376,6 +381,9 @@ class Checker(ExprTypes):
                 self.expect(a[key], typ, scope)
         if k in ("draw", "give", "take") and isinstance(a.get("count"), dict):
             self.count_value(a["count"], k)
+        key = WHOLE_NUMBERS.get(k)
+        if key and isinstance(a.get(key), dict):
+            self.whole_number(a[key], "a count" if key == "count" else "a penalty")
         if k in ("give", "take"):
             if "where" in a:
                 self.expect(a["where"], "bool", {**scope, "card": "card"})
@@ -412,6 +420,8 @@ class Checker(ExprTypes):
                     self.expect(a["where"], "bool", {**scope, "candidate": "kind"})
             self.new_name(a["as"], a, "as", scope, "the choice")
             scope[a["as"]] = kind
+            if k == "choose_option":
+                self.text_values[a["as"]] = list(a["options"])
         if k == "choose_player":
             if "where" in a:
                 self.expect(a["where"], "bool", {**scope, "candidate": "player"})
@@ -489,6 +499,13 @@ class Checker(ExprTypes):
         if n is not None and n < 0:
             self.error("U0303", f"a player cannot {verb} {n} cards", e, None, "a negative count",
                        "write a count of 0 or more")
+
+    def whole_number(self, e, what):
+        """Cards are drawn, given and taken whole: a count that can be a fraction is refused."""
+        if may_be_fraction(e, self.option_values):
+            self.error("U0303", f"{what} of cards is a whole number, and this can be a fraction", e, None,
+                       "can be a fraction", "write a whole number; a division of whole numbers rounds down "
+                       "(`me.hand.size / 2` is 1 for 3 cards)")
 
     def chance_value(self, e):
         if e.get("kind") == "name" and e["name"] in self.options:

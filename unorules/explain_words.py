@@ -2,7 +2,7 @@
 (`Words.expr`, `Words.action`). explain.py builds the pages from them."""
 from __future__ import annotations
 
-from .ir import literal_value, sides_of
+from .ir import literal_value, may_be_fraction, sides_of
 
 NAMES = {
     "me": "you", "next": "the next player", "previous": "the previous player", "dealer": "the dealer",
@@ -141,6 +141,8 @@ class Words:
                 return f"{left} {COMPARE[op]} {right}", binding
             if op in ("and", "or"):
                 return f"{left} {op} {right}", binding
+            if op == "/" and not may_be_fraction(e, self.options):
+                return f"{left} divided by {right} (rounded down)", binding
             return f"{left} {ARITHMETIC[op]} {right}", binding
         return "?", ATOM
 

@@ -148,6 +148,9 @@ class ExprTypes:
                 if lt and rt and lt != rt:
                     self.error("U0301", f"cannot compare {_a(lt)} with {_a(rt)}", e, None, "never equal",
                                _type_help(lt, rt))
+                elif lt == rt == "text":
+                    self.text_can_be(e["left"], e["right"], scope)
+                    self.text_can_be(e["right"], e["left"], scope)
                 return "bool"
             self.expect(e["left"], "number", scope)
             self.expect(e["right"], "number", scope)
@@ -161,6 +164,18 @@ class ExprTypes:
                                "divide by a number other than 0")
             return "bool" if op in ("<", "<=", ">", ">=") else "number"
         return None
+
+
+    def text_can_be(self, name, text, scope):
+        """`NAME == "TEXT"` where NAME is a choice of named options: TEXT must be one of them, or
+        the comparison is never true."""
+        if name.get("kind") != "name" or text.get("kind") != "string" or scope.get(name["name"]) != "text":
+            return
+        values = self.text_values.get(name["name"])
+        if values is not None and text["value"] not in values:
+            self.error("U0303", f"`{name['name']}` is one of {', '.join(f'`{v}`' for v in values)}: it is never "
+                       f"\"{text['value']}\"", text, None, "never this",
+                       did_you_mean(text["value"], values) or "compare it with one of the options it was chosen from")
 
 
 def _members(of):

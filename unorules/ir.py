@@ -70,6 +70,29 @@ def _const(e, options):
     raise _Unknown
 
 
+def may_be_fraction(e, options: dict | None = None) -> bool:
+    """Can number expression `e` be other than a whole number? Whole numbers stay whole under
+    `+`, `-`, `*`, `%` and `/` (a division of whole numbers rounds down); a fraction comes only from
+    a literal or an option that is one."""
+    if not isinstance(e, dict):
+        return False
+    k = e.get("kind")
+    if k == "number":
+        return isinstance(e["value"], float) and not e["value"].is_integer()
+    if k == "name":
+        v = (options or {}).get(e["name"])
+        return isinstance(v, float) and not v.is_integer()
+    if k == "neg":
+        return may_be_fraction(e["of"], options)
+    if k == "binary" and e["op"] in ("+", "-", "*", "/", "%"):
+        return may_be_fraction(e["left"], options) or may_be_fraction(e["right"], options)
+    if k == "conditional":
+        return may_be_fraction(e["then"], options) or may_be_fraction(e["else"], options)
+    if k == "aggregate" and e["op"] in ("sum", "max", "min"):
+        return may_be_fraction(e.get("of"), options)
+    return False
+
+
 def probability_options(ir: dict) -> set[str]:
     """The options that stand for a chance (`perform ... chance OPTION`, `cut chance OPTION`): their
     values must lie in 0..1."""

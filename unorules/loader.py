@@ -392,6 +392,12 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
                 card["effects"] = [e for e in card.get("effects", []) if e["event"] not in events] + list(decl["effects"])
     for removal in own.get("remove_cards", []):
         for i, name in enumerate(removal["names"]):
+            if name not in by_name and merged.get("kind") == "module":
+                # for the rulebook the module is laid on, as `remove scoring ...` is
+                later = merged.setdefault("remove_cards", [])
+                if removal not in later:
+                    later.append(removal)
+                continue
             if name not in by_name:
                 asm.error("U0204", f"there is no card `{name}` to remove", removal["names"], i,
                           "unknown card", did_you_mean(name, by_name))

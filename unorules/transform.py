@@ -436,11 +436,22 @@ class ToIR(ActionIR, ExprIR):
         return self._item("reactions", d, meta)
 
     def kind_pattern(self, meta, c):
+        if isinstance(c[0], tuple):               # a range of faces: a trigger is for one kind
+            lo, hi, span = c[0]
+            self.problems.append(Diagnostic(
+                "U0404", f"a trigger is for one card kind, and `{lo}..{hi}` names {hi - lo + 1}", self.file, span,
+                "a range", f"write one rule per kind that does a shared named rule: `rule bonus: ...` and "
+                f"`on play of {lo}: do bonus`, `on play of {lo + 1}: do bonus`, ..."))
+            c = [str(lo)]
         d = self.node(meta, face=str(c[0]))
         self.spans.put(d, _span_tok(c[0]) if isinstance(c[0], Token) else None, "face")
         return d
 
     def color_kind_pattern(self, meta, c):
+        if isinstance(c[1], tuple):
+            d = self.kind_pattern(meta, [c[1]])
+            d["color"] = c[0]
+            return d
         d = self.node(meta, color=c[0], face=str(c[1]))
         if isinstance(c[1], Token):
             self.spans.put(d, _span_tok(c[1]), "face")
