@@ -531,8 +531,12 @@ def _stem(file):
 
 
 def check(rulebook) -> list[Diagnostic]:
+    """The checker's errors, and (when there are none) the warnings of lints.py beside them."""
+    from .lints import lint
     checker = Checker(rulebook)
     problems = checker.run()
+    if not problems:
+        problems = lint(rulebook)
     rulebook.kind_literals = checker.kind_literals
     rulebook.kind_actions = checker.kind_actions
     return problems

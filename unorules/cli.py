@@ -69,11 +69,13 @@ def cli():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output for people or tools.")
 @click.option("--include", multiple=True, help="Add a rule module by name (repeatable).")
 @click.option("--with", "with_", multiple=True, type=click.Path(dir_okay=False), help="Lay a custom rule file on top.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors (for CI).")
 @PATH_OPTION
-def validate(paths, fmt, include, with_, search):
-    """Check rulebooks (files, folders or shipped names): syntax, schema, names, types, deck."""
+def validate(paths, fmt, include, with_, strict, search):
+    """Check rulebooks (files, folders or shipped names): syntax, schema, names, types, deck; and
+    warn of parts that can do nothing (`--strict` makes those errors)."""
     from .loader import load
-    results, failed = [], []
+    results, failed, warned = [], [], []
     try:
         files = _rulebook_files(paths, search)
     except RulebookError as e:
@@ -81,22 +83,36 @@ def validate(paths, fmt, include, with_, search):
     for label, path in files:
         try:
             rb = load(path, include=tuple(include), with_=tuple(with_), search=tuple(search))
-            results.append({"file": label, "ok": True, "name": rb.name})
         except RulebookError as e:
             failed.append(e)
             results.append({"file": label, "ok": False, "diagnostics": [d.as_dict() for d in e.diagnostics]})
+            continue
+        ok = not (strict and rb.warnings)
+        results.append({"file": label, "ok": ok, "name": rb.name, "diagnostics": [d.as_dict() for d in rb.warnings]})
+        if rb.warnings:
+            warned.append(RulebookError(rb.warnings, rb.files))
+            if strict:
+                failed.append(warned[-1])
     if fmt == "json":
-        echo(json.dumps({"ok": not failed, "results": results}, indent=2))
+        echo(json.dumps({"ok": not failed, "strict": strict, "results": results}, indent=2))
     else:
         for r, label in zip(results, [f[0] for f in files]):
             if r["ok"]:
-                echo(f"ok    {label}")
-        for e in failed:
+                echo(f"ok    {label}" + (f" ({len(r['diagnostics'])} warning{'s' if len(r['diagnostics']) != 1 else ''})"
+                                         if r["diagnostics"] else ""))
+        for e in failed + [w for w in warned if w not in failed]:
             echo(e.render(), err=True)
             echo("", err=True)
-        n = sum(len(e.diagnostics) for e in failed)
+        every = [d for r in results for d in r.get("diagnostics", [])]
+        n = sum(d["severity"] == "error" for d in every)
+        m = len(every) - n
+        counts = ", ".join(x for x in (f"{n} error{'s' if n != 1 else ''}" if n else "",
+                                       f"{m} warning{'s' if m != 1 else ''}" if m else "") if x)
         if failed:
-            echo(f"{len(failed)} of {len(files)} invalid, {n} error{'s' if n != 1 else ''}", err=True)
+            echo(f"{len(failed)} of {len(files)} invalid, {counts}" + (" (--strict: warnings are errors)"
+                                                                       if strict and m else ""), err=True)
+        elif m:
+            echo(f"{len(files)} valid, {counts}", err=True)
     sys.exit(1 if failed else 0)
 
 

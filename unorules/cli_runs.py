@@ -78,6 +78,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
         _fail_render(e)
     except UnorulesError as e:
         raise click.UsageError(str(e))
+    _print_warnings([game])
     used = _simulator_line(program, why)
 
     def run(spec, games, workers, events, progress=None):
@@ -158,13 +159,16 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     b = RunSpec(second or first, tuple(include), tuple(with_), tuple(search), players, seed, names, rounds, (), None,
                 tuple(cards), simulator)
     labels = [variant_label(a), variant_label(b)]
+    games_made = []
     for spec in (a, b):
         try:
-            simulator_for(make_game(spec), spec)
+            games_made.append(make_game(spec))
+            simulator_for(games_made[-1], spec)
         except RulebookError as e:
             _fail_render(e)
         except UnorulesError as e:
             raise click.UsageError(str(e))
+    _print_warnings(games_made)
     results = []
     started = time.perf_counter()
     for spec, label in zip((a, b), labels):
@@ -192,6 +196,18 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     echo("\nverdict: " + comparison["verdict"])
     if report:
         echo(f"report: {report}")
+
+
+def _print_warnings(games):
+    """The rulebooks' warnings, each once, on stderr before a run (the run goes ahead)."""
+    seen = set()
+    for game in games:
+        rb = game.rules.compiler.rb
+        for w in rb.warnings:
+            text = w.render(rb.files.get(w.file))
+            if text not in seen:
+                seen.add(text)
+                echo(text + "\n", err=True)
 
 
 def _simulator_line(program, why) -> str:

@@ -39,6 +39,7 @@ CODES = {
     "U0502": "a deck entry names a card kind with no colour, or one that needs a colour",
     "U0503": "invalid range",
     "U0504": "the deck is too large",
+    "U0505": "a module or `--with` file declares a card that no deck holds",
     "U0601": "extends or include forms a cycle",
     "U0602": "a file tries to extend a module, or include a rulebook",
     "U0701": "a trigger can re-trigger itself without bound",
@@ -46,6 +47,14 @@ CODES = {
     "U0801": "invalid scenario file",
     "U0802": "a card in a scenario does not exist in the deck, or is placed too often",
     "U0901": "runtime rule error",
+    # warnings: the rulebook runs, but part of it can do nothing (`validate --strict` refuses them)
+    "W0101": "a counter or flag that nothing reads",
+    "W0102": "an option that nothing reads",
+    "W0103": "a named rule that nothing does",
+    "W0104": "a rule for a card kind that no deck holds",
+    "W0105": "a condition that is always true or always false",
+    "W0106": "a choice's option that no condition reads",
+    "W0107": "a card kind that no deck holds",
 }
 
 
@@ -126,8 +135,13 @@ class UnorulesError(Exception):
     """Base of every error the library raises for bad input."""
 
 
+def errors_of(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    return [d for d in diagnostics if d.severity == "error"]
+
+
 class RulebookError(UnorulesError):
-    """One or more diagnostics about input files. `texts` maps file names to their text."""
+    """One or more diagnostics about input files (errors, and the warnings found beside them).
+    `texts` maps file names to their text."""
 
     def __init__(self, diagnostics: list[Diagnostic], texts: dict[str, str] | None = None):
         self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)

@@ -10,26 +10,11 @@ from collections import Counter
 
 from .checker import DEFAULT_HAND, DEFAULT_PLAYERS
 from .explain_words import Words
-from .ir import sides_of
+from .ir import deck_counts, sides_of  # noqa: F401 (deck_counts: re-exported)
 
 def _sentence(text: str) -> str:
     text = text.strip()
     return (text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")) if text else ""
-
-
-def deck_counts(ir) -> dict[str, Counter]:
-    """card kind -> Counter of side -> copies."""
-    out: dict[str, Counter] = {}
-    sides = sides_of(ir)
-    for d in ir.get("deck", []):
-        side = d.get("side") or sides[0]["name"]
-        ncolors = len(next((s["colors"] for s in sides if s["name"] == side), sides[0]["colors"]))
-        for e in d["entries"]:
-            copies = e["copies"] if e["kind"] == "per_color" else [e]
-            for cp in copies:
-                for f in cp["faces"]:
-                    out.setdefault(f, Counter())[side] += cp["count"] * (ncolors if e["kind"] == "per_color" else 1)
-    return out
 
 
 def explain_card(w: Words, card: dict, counts: Counter | None, names: list[str] | None = None,

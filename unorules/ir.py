@@ -2,11 +2,28 @@
 Shared by the checker, the compiler and explain (one reading of the same data)."""
 from __future__ import annotations
 
+from collections import Counter
+
 def sides_of(ir: dict) -> list[dict]:
     """The rulebook's sides; a plain `colors` list is the one side `light`."""
     if ir.get("sides"):
         return ir["sides"]
     return [{"name": "light", "colors": list(ir.get("colors", []))}]
+
+
+def deck_counts(ir) -> dict[str, Counter]:
+    """card kind -> Counter of side -> copies in the box."""
+    out: dict[str, Counter] = {}
+    sides = sides_of(ir)
+    for d in ir.get("deck", []):
+        side = d.get("side") or sides[0]["name"]
+        ncolors = len(next((s["colors"] for s in sides if s["name"] == side), sides[0]["colors"]))
+        for e in d["entries"]:
+            copies = e["copies"] if e["kind"] == "per_color" else [e]
+            for cp in copies:
+                for f in cp["faces"]:
+                    out.setdefault(f, Counter())[side] += cp["count"] * (ncolors if e["kind"] == "per_color" else 1)
+    return out
 
 
 def category_of(card: dict) -> str:

@@ -13,7 +13,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Diagnostic, RulebookError, Span, did_you_mean
+from .errors import Diagnostic, RulebookError, Span, did_you_mean, errors_of
 from .parser import parse_uno
 from .spans import Spans
 from .yaml_json import parse_json, parse_yaml  # noqa: F401 (re-exported: scenarios read YAML too)
@@ -47,6 +47,9 @@ class Rulebook:
     keep: list = field(default_factory=list, repr=False)    # nodes made while merging (their ids key the tables)
     kind_literals: set = field(default_factory=set, repr=False)  # ids of numbers that name a number kind (checker)
     kind_actions: set = field(default_factory=set, repr=False)   # ids of `discard all` actions of a kind (checker)
+    warnings: list = field(default_factory=list, repr=False)     # the checker's warnings (it runs, but ...)
+    file_kinds: dict = field(default_factory=dict, repr=False)   # file -> `rulebook` or `module`
+    with_files: set = field(default_factory=set, repr=False)     # the files laid on top with `--with`
 
     def where(self, node, key=None) -> tuple[str | None, Span | None]:
         return self.origins.get(id(node)), self.spans.at(node, key)
@@ -467,9 +470,11 @@ def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str 
                                                 help=did_you_mean(name, shipped_names()))])
             if asm.lay(target):
                 _apply(merged, asm.assemble(target), asm, included=True)
+        with_files = set()
         for extra in with_:
             extra_path = resolve_argument(str(extra), search) if not isinstance(extra, Path) else extra
             _apply(merged, asm.assemble(extra_path), asm, included=True)
+            with_files.add(asm.parse(extra_path).file)
     except _Stop:
         raise RulebookError(asm.diagnostics, asm.files) from None
     except RulebookError as e:
@@ -477,9 +482,12 @@ def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str 
     if any(d.code in LINK_ERRORS for d in asm.diagnostics):
         raise RulebookError(asm.diagnostics, asm.files)    # a part is missing: the rest would only echo that
     rulebook = Rulebook(merged["name"], merged, asm.files, asm.spans, asm.origins, asm.parts, asm.keep)
+    rulebook.file_kinds = {p.file: p.ir.get("kind") for p in asm.parsed.values() if isinstance(p.ir, dict)}
+    rulebook.with_files = with_files
     problems = asm.diagnostics + check(rulebook)         # every error of every file at once
-    if problems:
+    if errors_of(problems):
         raise RulebookError(problems, asm.files)
+    rulebook.warnings = sorted(problems, key=Diagnostic.sort_key)
     return rulebook
 
 
