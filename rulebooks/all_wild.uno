@@ -24,6 +24,8 @@ card wild_skip {
   on turn_up: next lose turn
 }
 
+# With two players `next.next` is the card's own player: the other player is skipped, then you
+# are, so the other player plays next (the two skips cancel out).
 card wild_skip_two {
   wild
   points 50

@@ -60,12 +60,30 @@ def explain_card(w: Words, card: dict, counts: Counter | None, names: list[str] 
         if eff["event"] == "turn_up":
             text = text.replace("the next player", "the player to the dealer's left")
         lines.append(f"- {label}: {text}.")
+    if _goes_around(card):
+        lines.append("- With two players, the player after the next player (and the one before the previous player) "
+                     "is you.")
     if "challenge" in card:
         lines.append(f"- If the attacked player challenges it (and sees your hand): "
                      f"{w.actions(card['challenge'], 'the challenger')}.")
     if not card.get("effects") and cat != "wild":
         lines.append("- It has no effect when played.")
     return lines + [""]
+
+
+def _goes_around(card) -> bool:
+    """Does the card's rule name the player two seats away (`next.next`, `previous.previous`)?"""
+    stack = [card.get("effects", []), card.get("challenge", [])]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            if n.get("kind") == "attr" and n.get("name") in ("next", "previous") and \
+                    (n["of"].get("kind") in ("name", "attr") and n["of"].get("name") == n["name"]):
+                return True
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+    return False
 
 
 def _groups(cards):

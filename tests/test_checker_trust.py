@@ -1,0 +1,139 @@
+"""What validates runs as written: constructs that used to validate and run otherwise are refused
+(fractional counts, a text a choice cannot take, a card no deck holds in a module, a range in a
+trigger), a module's `remove card` applies to the rulebook it is laid on, and the warnings tier
+(validate --strict, --format json, simulate printing them once)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import codes_of, run_cli, write
+from unorules.explain import explain
+from unorules.loader import load
+
+
+def house(tmp_path, body, name="house.uno", head="rulebook house\nextends classic\n"):
+    return write(tmp_path, name, head + body + "\n")
+
+
+# -- counts are whole numbers ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("count", ["2.7", "1.5", "5 * 0.5", "me.hand.size + 0.5"])
+def test_a_count_that_can_be_a_fraction_is_refused(tmp_path, count):
+    p = house(tmp_path, f"card skip {{ action points 20 on play: draw {count} }}")
+    assert codes_of(p) == ["U0303"]
+
+
+@pytest.mark.parametrize("body", ["attack next penalty 1.5 { draw penalty }", "give 0.5 card to next"])
+def test_a_penalty_or_a_gift_that_can_be_a_fraction_is_refused(tmp_path, body):
+    assert codes_of(house(tmp_path, f"card skip {{ action points 20 on play: {body} }}")) == ["U0303"]
+
+
+def test_a_division_of_whole_numbers_rounds_down_and_explain_says_so(tmp_path):
+    p = house(tmp_path, "card skip { action points 20 on play: draw me.hand.size / 2 }")
+    assert codes_of(p) == []
+    assert "as many cards as the number of cards in your hand divided by 2 (rounded down)" in explain(load(p), "skip")
+
+
+def test_an_option_declared_whole_stays_whole():
+    from unorules.checker import option_problem
+    assert option_problem("deal", 2.5, 7, False) is not None
+    assert option_problem("deal", 3.0, 7, False) is None
+
+
+# -- texts a choice cannot take -----------------------------------------------------------------
+
+def test_a_choice_compared_with_a_text_it_cannot_take_is_refused(tmp_path):
+    p = house(tmp_path, 'card skip { action points 20 on play: choose one of low, high as level; '
+                        'if level == "hihg" { draw 1 } else { draw 2 } }')
+    code, out, err = run_cli("validate", p)
+    assert code == 1 and "U0303" in err and "did you mean `high`?" in err
+    ok = house(tmp_path, 'card skip { action points 20 on play: choose one of low, high as level; '
+                         'if level == "high" { draw 1 } else { draw 2 } }', name="ok.uno")
+    assert codes_of(ok) == []
+
+
+# -- cards no deck holds, and removing cards from a module ------------------------------------------
+
+def test_a_misspelt_card_in_a_module_is_an_error_with_did_you_mean(tmp_path):
+    p = write(tmp_path, "typo.uno", "module typo\nfor official\ncard wild_customisable { on play: choose color; "
+                                    "each other draw 1 }\n")
+    code, out, err = run_cli("validate", p)
+    assert code == 1 and "U0505" in err and "did you mean `wild_customizable`?" in err
+    code, out, err = run_cli("simulate", "official", "--with", p, "--games", "5")
+    assert code == 1 and "U0505" in err
+
+
+def test_a_card_no_deck_holds_is_a_warning_in_a_rulebook(tmp_path):
+    p = house(tmp_path, "card lonely { wild points 5 on play: choose color }")
+    rb = load(p)
+    assert [w.code for w in rb.warnings] == ["W0107"]
+
+
+def test_a_module_removes_a_card_of_the_rulebook_it_is_laid_on(tmp_path):
+    p = write(tmp_path, "blanks.uno", "module blanks\nfor official\nremove card wild_customizable\n")
+    rb = load(p)
+    assert "wild_customizable" not in {c["names"][0] for c in rb.ir["cards"]}
+    assert sum(1 for c in rb.ir["cards"]) == len(load("official").ir["cards"]) - 1
+    rb = load("official", with_=(p,))
+    assert "wild_customizable" not in {c["names"][0] for c in rb.ir["cards"]}
+    other = write(tmp_path, "none.uno", "module none\nfor classic\nremove card wild_customizable\n")
+    assert codes_of(other) == ["U0204"]        # classic has no such card: still refused
+
+
+def test_a_range_in_a_trigger_is_refused_in_words(tmp_path):
+    p = house(tmp_path, "on play of 0..9: draw 1")
+    code, out, err = run_cli("validate", p)
+    assert code == 1 and "U0404" in err and "a trigger is for one card kind, and `0..9` names 10" in err
+    assert "(0, 9" not in err
+
+
+# -- warnings ---------------------------------------------------------------------------------
+
+WARNED = {
+    "W0101": "counter unused",
+    "W0102": "option never = 3",
+    "W0103": "rule spare: draw 1",
+    "W0104": "on play of zap: draw 1\ncard zap { action points 5 }",
+    "W0105": "card skip { action points 20 playable when 1 > 2 }",
+    "W0106": 'card skip { action points 20 on play: choose one of low, high as level; if level == "low" { draw 1 } }',
+    "W0107": "card lonely { wild points 5 }",
+}
+
+
+@pytest.mark.parametrize("code", sorted(WARNED))
+def test_each_warning(tmp_path, code):
+    rb = load(house(tmp_path, WARNED[code]))
+    assert code in [w.code for w in rb.warnings]
+    assert all(w.severity == "warning" and w.span is not None for w in rb.warnings)
+
+
+def test_warnings_are_printed_and_strict_makes_them_errors(tmp_path):
+    p = house(tmp_path, WARNED["W0101"])
+    code, out, err = run_cli("validate", p)
+    assert code == 0 and "warning[W0101]" in err and "1 warning" in out + err
+    code, out, err = run_cli("validate", "--strict", p)
+    assert code == 1 and "warning[W0101]" in err
+    code, out, err = run_cli("validate", "--format", "json", p)
+    d = json.loads(out)
+    assert code == 0 and d["results"][0]["diagnostics"][0]["code"] == "W0101"
+    assert d["results"][0]["diagnostics"][0]["severity"] == "warning"
+
+
+def test_simulate_prints_the_warnings_once(tmp_path):
+    p = house(tmp_path, WARNED["W0101"])
+    code, out, err = run_cli("simulate", p, "--games", "4", "--workers", "1")
+    assert code == 0 and err.count("warning[W0101]") == 1
+
+
+def test_every_shipped_file_validates_without_a_warning():
+    code, out, err = run_cli("validate", "--strict", "rulebooks")
+    assert code == 0, err
+    assert "warning" not in err
+
+
+def test_explain_says_what_skip_two_does_with_two_players():
+    for rb, card in ((load("all_wild"), "wild_skip_two"), (load("official", with_=("skip_two",)), "wild_customizable")):
+        assert "With two players, the player after the next player" in explain(rb, card)
+    assert "With two players" not in explain(load("classic"), "skip")
