@@ -137,3 +137,16 @@ def test_explain_says_what_skip_two_does_with_two_players():
     for rb, card in ((load("all_wild"), "wild_skip_two"), (load("official", with_=("skip_two",)), "wild_customizable")):
         assert "With two players, the player after the next player" in explain(rb, card)
     assert "With two players" not in explain(load("classic"), "skip")
+
+
+@pytest.mark.parametrize("defaults, message", [
+    ("{any_time: true}", "`defaults.any_time` can only be false"),
+    ("{play_more: maybe}", "`defaults.play_more` can only be false"),
+    ("{choose: red}", "`defaults.choose` answers no decision"),
+    ("{challenge: 3}", "`defaults.challenge` can only be true or false"),
+])
+def test_a_default_no_decision_can_take_is_refused(tmp_path, defaults, message):
+    p = write(tmp_path, "s.yaml", f"name: s\nrulebook: classic\nplayers: 2\ndefaults: {defaults}\nscript: []\n"
+                                  "expect: {turn: 0}\n")
+    code, out, err = run_cli("test", p)
+    assert code == 1 and "U0801" in out + err and message in out + err

@@ -21,6 +21,12 @@ EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side
                "places", "round_winners", "next_dealer", "next_leader", "tops"]
 DECISION_KEYS = ["play", "draw", "keep", "challenge", "respond", "jump_in", "catch", "perform", "choose", "chance", "expect"]
 MODIFIERS = ["color", "target", "uno", "pile"]
+# the values a default can answer with (a decision kind not listed here takes any answer its script entry would)
+DEFAULT_VALUES = {"challenge": (True, False), "catch": (True, False), "perform": (True, False), "jump_in": (False,),
+                  "respond": (False,), "any_time": (False,), "play_more": (False,), "keep": (True,),
+                  "choose": (), "draw": ()}
+DEFAULT_HELP = {k: f"`{k}: false` declines it whenever the script says nothing" for k in
+                ("jump_in", "respond", "any_time", "play_more")}
 DEFAULT_KINDS = ["challenge", "catch", "jump_in", "respond", "perform", "keep", "choose", "draw", "any_time",
                  "play_more"]
 
@@ -174,6 +180,14 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
             _check_keys(sc["expect"], EXPECT_KEYS, "expect.", err)
         if isinstance(sc.get("defaults"), dict):
             _check_keys(sc["defaults"], DEFAULT_KINDS, "defaults.", err)
+            for key, value in sc["defaults"].items():
+                allowed = DEFAULT_VALUES.get(key)
+                if allowed == ():
+                    err(f"`defaults.{key}` answers no decision: a {key} is always the script's to give", sc["defaults"],
+                        key, help_=f"write each `{key}:` in the script")
+                elif allowed is not None and (not isinstance(value, bool) or value not in allowed):
+                    err(f"`defaults.{key}` can only be {' or '.join(str(v).lower() for v in allowed)}, not `{value}`",
+                        sc["defaults"], key, help_=DEFAULT_HELP.get(key))
         players = sc.get("players")
         if isinstance(players, int) and not isinstance(players, bool):
             _check_seats(sc, players, err)

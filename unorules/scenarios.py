@@ -415,8 +415,8 @@ def run(sc: Scenario) -> Result:
                 s.apply_action(answer)
                 continue
             dkey = keys[0] if keys else None
-            if d.kind == "perform" and "perform" in defaults:
-                dkey = "perform"
+            if d.kind in ("perform", "any_time", "play_more") and d.kind in defaults:
+                dkey = d.kind               # these defaults are named by their decision's kind
             if dkey in defaults and d.kind not in ("turn",):
                 answer = _default_answer(s, d, defaults[dkey])
                 if answer is not None:
