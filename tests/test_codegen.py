@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, run_cli
+from helpers import DATA, ROOT, run_cli
 from unorules.codegen_expr import NotCovered
 from unorules.generated import Program
 from unorules.codegen import coverage
@@ -526,3 +526,10 @@ def test_an_events_file_of_counted_hands_says_so_and_replays_with_them(tmp_path)
     path.write_text("\n".join(lines) + "\n")
     code, out, err = run_cli("replay", path)
     assert code != 0 and f"game 0, event {seq}" in (out + err)
+
+
+def test_next_inside_a_loop_is_the_loop_players_own_as_in_the_engine():
+    """`each player give 1 card to next`: every card goes to its giver's next player, in generated
+    code as in the engine (tests/scenarios/language/loops.yaml pins the ring)."""
+    for agents in (("random_play",), ("greedy", "random")):
+        same_games(RunSpec(str(DATA / "ring.uno"), players=4, rounds="single", agents=agents), games=15)

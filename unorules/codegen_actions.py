@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .table import MAX_DRAW
 from .codegen_expr import NotCovered, literal
+from .expr_impl import RELATIVE_TO
 
 # the event-log writers the generated code calls (generated.py makes them): their argument codes
 WHY_DRAW, WHY_UNTIL_PLAYABLE, WHY_UNTIL_COLOR = 0, 1, 2
@@ -53,6 +54,7 @@ class RuleActions:
                 players = f"tuple({q} for {q} in {players} if {cond})"
             with self.src.block(f"for {q} in {players}:"):
                 inner = dict(scope)
+                inner[RELATIVE_TO] = q          # `next` and `previous` are the loop's player's own
                 if subj.get("as"):
                     inner[subj["as"]] = q
                 if subj.get("as") or k in ("if", "group", "do", "perform", "chance"):

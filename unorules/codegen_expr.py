@@ -6,6 +6,8 @@ option) is mapped to its integer first, so no rulebook text ever becomes source.
 A construct with no translation raises NotCovered: the simulation then runs on the engine."""
 from __future__ import annotations
 
+from .expr_impl import RELATIVE_TO
+
 
 class NotCovered(Exception):
     """A construct the generator does not translate (its message says which)."""
@@ -128,9 +130,9 @@ class ExprGen:
         if n in scope:
             return scope[n]
         if n == "next":
-            return f"((({scope['me']}) + direction) % N)"
+            return f"((({scope.get(RELATIVE_TO, scope['me'])}) + direction) % N)"
         if n == "previous":
-            return f"((({scope['me']}) - direction) % N)"
+            return f"((({scope.get(RELATIVE_TO, scope['me'])}) - direction) % N)"
         if n == "dealer":
             return "dealer"
         if n == "current_color":

@@ -413,7 +413,8 @@ class Compiler:
             if mode not in ("whole", "top"):
                 raise RuleRuntimeError(f"option `{a['pile']}` says how the pile turns: \"whole\" or \"top\", not {mode!r}")
             kw = dict(top_only=mode == "top")
-        return E.bind(impl, who, where, ex, per_subject=per_subject, loop_name=loop_name, **kw)
+        loop = subj is not None and subj["kind"] in ("each_other", "each_player")
+        return E.bind(impl, who, where, ex, per_subject=per_subject, loop_name=loop_name, loop=loop, **kw)
 
 
 def _starts_with_own_color_choice(card: dict) -> bool:

@@ -7,10 +7,15 @@ from .vocab import ATTRIBUTES, GLOBAL_NAMES, METHODS, SCOPED_NAMES
 
 # ---- the built-in vocabulary's implementations (vocab.py lists the same entries) ---------------
 
+# Inside an action whose subject is a loop (`each player give 1 card to next`), `next` and `previous`
+# are the next and previous of the loop's player doing it, kept under RELATIVE_TO (a key no rulebook
+# name can be); elsewhere, of `me`.
+RELATIVE_TO = "@relative_to"
+
 GLOBAL_NAME_IMPL = {
     "me": lambda s, env: env["me"],
-    "next": lambda s, env: s.next_of(env["me"]),
-    "previous": lambda s, env: s.previous_of(env["me"]),
+    "next": lambda s, env: s.next_of(env.get(RELATIVE_TO, env["me"])),
+    "previous": lambda s, env: s.previous_of(env.get(RELATIVE_TO, env["me"])),
     "dealer": lambda s, env: s.dealer,
     "current_color": lambda s, env: s.color,
     "top": lambda s, env: s.discard[-1] if s.discard else None,

@@ -5,18 +5,20 @@ from __future__ import annotations
 from .attacks import attack_window
 from .compiler import NO_COLOR
 from .errors import RuleRuntimeError
+from .expr_impl import RELATIVE_TO
 from .state import MAX_DRAW, Action, Attack
 
-def bind(impl, who, where, ex, per_subject=False, loop_name=None, **kw):
+def bind(impl, who, where, ex, per_subject=False, loop_name=None, loop=False, **kw):
     """A compiled action: evaluate its subject(s), then run the primitive for each, naming the rule
     (file:line:col) in any runtime error. With `per_subject` each subject gets an env of its own in
-    which it is the default performer (`_who`) and, in a named loop, bound to the loop's name."""
+    which it is the default performer (`_who`) and, in a named loop, bound to the loop's name. In a
+    `loop` (`each other`, `each player`) `next` and `previous` are each subject's own."""
     together = kw.get("at_once", False)        # the subjects choose first, then everything moves at once
 
     def run(s, env):
         try:
             players = who(s, env)
-            if not (per_subject or together):          # the common case: one env for all
+            if not (per_subject or together or loop):          # the common case: one env for all
                 if len(players) == 1:
                     impl(s, env, players[0], ex, kw)
                 else:
@@ -31,6 +33,8 @@ def bind(impl, who, where, ex, per_subject=False, loop_name=None, **kw):
                     e.pop("_color", None)
                 if loop_name is not None:
                     e[loop_name] = p
+                if loop:
+                    e[RELATIVE_TO] = p
                 envs.append(e)
             if together:
                 batch = []
