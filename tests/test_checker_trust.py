@@ -150,3 +150,30 @@ def test_a_default_no_decision_can_take_is_refused(tmp_path, defaults, message):
                                   "expect: {turn: 0}\n")
     code, out, err = run_cli("test", p)
     assert code == 1 and "U0801" in out + err and message in out + err
+
+
+def test_a_value_kept_for_the_round_starts_every_round_at_zero(tmp_path):
+    """`reset each round` across rounds of a match (the scenarios pin the other lifetimes across
+    skipped turns, reversals and players out: tests/scenarios/language/lifetimes.yaml)."""
+    import random
+    import unorules
+    from helpers import DATA
+    (tmp_path / "lifetimes.uno").write_text((DATA / "lifetimes.uno").read_text())
+    p = write(tmp_path, "rounds.uno", "rulebook rounds\nextends lifetimes\nremove card mark_out\n")
+    game = unorules.Game(str(p), 3, rounds="match")
+    rounds_seen = 0
+    for seed in range(6):
+        s = game.new_state(seed)
+        rng = random.Random(seed)
+        current, was_set = s.round, False
+        while not s.terminal:
+            d = s.decision
+            s.apply_action(rng.choices(d.options, d.probs)[0] if d.probs else rng.choice(d.options))
+            if s.round != current:
+                assert s.memory["this_round"] == [0, 0, 0]
+                rounds_seen += was_set
+                current = s.round
+            was_set = was_set or any(s.memory["this_round"])
+            if s.round == current and any(s.memory["this_round"]):
+                was_set = True
+    assert rounds_seen > 0          # some round ended with a value set, and the next began at zero

@@ -533,3 +533,13 @@ def test_next_inside_a_loop_is_the_loop_players_own_as_in_the_engine():
     code as in the engine (tests/scenarios/language/loops.yaml pins the ring)."""
     for agents in (("random_play",), ("greedy", "random")):
         same_games(RunSpec(str(DATA / "ring.uno"), players=4, rounds="single", agents=agents), games=15)
+
+
+def test_a_skipped_turn_ends_a_value_kept_until_the_next_turn_as_in_the_engine(tmp_path):
+    """A skipped turn is that player's turn (turns.advance): generated code clears the values kept
+    until it the same way (tests/scenarios/language/lifetimes.yaml pins the engine's)."""
+    (tmp_path / "lifetimes.uno").write_text((DATA / "lifetimes.uno").read_text())
+    p = tmp_path / "skips.uno"
+    p.write_text("rulebook skips\nextends lifetimes\nremove card mark_out\n")
+    for agents in (("random_play",), ("greedy", "random")):
+        same_games(RunSpec(str(p), players=3, rounds="single", agents=agents), games=20)

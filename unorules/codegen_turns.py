@@ -196,6 +196,9 @@ class TurnFlow:
                     with src.block("while skips[p] > 0 and guard < 4 * N:"):
                         src("skips[p] -= 1")
                         src("if log is not None: EV_SKIP(log, round_no, p)")
+                        if self.game.turn_resets:          # turns.advance: a skipped turn is that player's turn
+                            src("tserial += 1")
+                            src("lastturn[p] = tserial")
                         src("p = (p + direction) % N")
                         src("guard += 1")
             src("current = p")

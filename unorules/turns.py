@@ -26,6 +26,9 @@ def advance(s: State):
             skips[nxt] -= 1
             if s.log is not None:
                 s.emit("skip", player=nxt)
+            if s.game.turn_resets:           # a skipped turn is that player's turn: begun and over at once
+                s.turn_serial += 1
+                s.last_turn[nxt] = s.turn_serial
             nxt = s.step(nxt)
             guard += 1
     begin_turn(s, nxt)
