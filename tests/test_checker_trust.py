@@ -177,3 +177,11 @@ def test_a_value_kept_for_the_round_starts_every_round_at_zero(tmp_path):
             if s.round == current and any(s.memory["this_round"]):
                 was_set = True
     assert rounds_seen > 0          # some round ended with a value set, and the next began at zero
+
+
+def test_a_scenario_that_starts_at_a_turn_no_round_could_reach_is_refused(tmp_path):
+    p = write(tmp_path, "s.yaml", "name: s\nrulebook: classic\nplayers: 3\ngiven:\n"
+                                  "  hands: {0: [red 1, red 2], 1: [], 2: [blue 9]}\n  discard: [red 3]\n"
+                                  "  draw_pile: [yellow 1]\n  turn: 1\nscript: [{player: 1, draw: true}]\nexpect: {turn: 2}\n")
+    code, out, err = run_cli("test", p)
+    assert code == 1 and "U0801" in out + err and "seat 1 holds no card" in out + err

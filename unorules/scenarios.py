@@ -309,6 +309,12 @@ def build(sc: Scenario) -> tuple[State, Game]:
         elif s.color == NO_COLOR and rules.side_colors[side]:
             su.err("the top card has no color: give the current `color`", given, "discard")
         turn = su.seat(given["turn"], given, "turn") if "turn" in given else s.step(s.dealer, 1)
+        empty = [q for q in range(players) if not hands[q]]
+        if empty:       # a player with no card has gone out: the round would be over, not at a turn
+            su.err(f"seat {empty[0]} holds no card: with `start: turn` every player holds one (a player with none "
+                   "has gone out, so the round would be over)", given if given else d,
+                   "hands" if "hands" in given else None,
+                   f"give seat {empty[0]} a card, or start the round with `start: deal`")
         s.streak = 0            # how many of the top card's kind lie in a row on the given pile
         for c in reversed(discard):
             if s.ckind[c] != s.ckind[top]:
