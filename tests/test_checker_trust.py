@@ -185,3 +185,30 @@ def test_a_scenario_that_starts_at_a_turn_no_round_could_reach_is_refused(tmp_pa
                                   "  draw_pile: [yellow 1]\n  turn: 1\nscript: [{player: 1, draw: true}]\nexpect: {turn: 2}\n")
     code, out, err = run_cli("test", p)
     assert code == 1 and "U0801" in out + err and "seat 1 holds no card" in out + err
+
+
+MULTI = """module multi "three blank cards with a rule, and a base card redeclared as it was"
+for official
+card wild_customizable, wild_snoop, wild_red_lock {
+  wild
+  points 50
+  on play: choose color; next draw 1
+}
+card 0 { number points card.rank }
+deck {
+  1 × wild_snoop
+  1 × wild_red_lock
+}
+"""
+
+
+def test_compare_tracks_every_card_a_file_adds_or_changes_and_no_other(tmp_path):
+    from unorules.simulation import RunSpec, changed_cards
+    p = write(tmp_path, "multi.uno", MULTI)
+    assert changed_cards(RunSpec("official"), RunSpec("official", with_=(str(p),))) == \
+        ["wild_customizable", "wild_snoop", "wild_red_lock"]
+    code, out, err = run_cli("compare", "official", "--with", p, "--games", "20", "--workers", "1", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["cards"] == ["wild_customizable", "wild_snoop", "wild_red_lock"]
+    names = [f["figure"] for f in d["comparison"]["figures"]]
+    assert "win rate of who plays any of `wild_customizable`, `wild_snoop` or `wild_red_lock`" in names

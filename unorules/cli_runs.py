@@ -138,26 +138,25 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     """Two variants side by side on the same seeds: FIRST against SECOND, or FIRST against FIRST
     with the --with files (and --include modules). Game length, seat advantage, the win rate of
     the players who played the custom card, 95% intervals and a plain verdict."""
-    from .loader import parse_file, resolve_argument
+    from dataclasses import replace
     from .comparison import compare_summaries
-    from .simulation import RunSpec, make_game, run_files, simulate as run, simulator_for
+    from .simulation import RunSpec, changed_cards, make_game, run_files, simulate as run, simulator_for
     names = agent_names(agents)
     report = _report_path(report)
     include = module_names(include)
     if second is None and not with_ and not include:
         raise click.UsageError("give a second rulebook, or --with FILE / --include NAME to compare against")
-    if not cards:
-        found = []
-        for w in with_:
-            try:
-                ir = parse_file(resolve_argument(w, tuple(Path(x) for x in search))).ir
-                found += [c["names"][0] for c in ir.get("cards", [])]
-            except RulebookError as e:
-                _fail_render(e)
-        cards = tuple(dict.fromkeys(found))
     a = RunSpec(first, (), (), tuple(search), players, seed, names, rounds, (), None, tuple(cards), simulator)
     b = RunSpec(second or first, tuple(include), tuple(with_), tuple(search), players, seed, names, rounds, (), None,
                 tuple(cards), simulator)
+    if not cards:                 # the cards the --with files add or change, all of them
+        try:
+            cards = tuple(changed_cards(a, b))
+        except RulebookError as e:
+            _fail_render(e)
+        except UnorulesError as e:
+            raise click.UsageError(str(e))
+        a, b = replace(a, track=cards), replace(b, track=cards)
     labels = [variant_label(a), variant_label(b)]
     games_made = []
     for spec in (a, b):

@@ -45,6 +45,12 @@ def _rate_figure(name, words, wa, na, wb, nb):
             "p": compare_rates(wa, na, wb, nb)}
 
 
+def cards_words(cards) -> str:
+    """The tracked cards as the figure names them: `a`, or any of `a`, `b` or `c`."""
+    names = [f"`{c}`" for c in cards]
+    return names[0] if len(names) == 1 else f"any of {', '.join(names[:-1])} or {names[-1]}"
+
+
 def compare_summaries(labels: list[str], da: dict, db: dict, players: int, cards: tuple = ()) -> dict:
     """The figures tested, each with its Holm-adjusted p-value, and the verdicts in words."""
     ta, tb = da["turns_per_round"], db["turns_per_round"]
@@ -57,8 +63,9 @@ def compare_summaries(labels: list[str], da: dict, db: dict, players: int, cards
                                     wa["wins"], da["games"], wb["wins"], db["games"]))
     ca, cb = da.get("tracked_card"), db.get("tracked_card")
     if cards and ca and cb and ca["players"] and cb["players"]:
-        figures.append(_rate_figure(f"win rate of who plays {', '.join(cards)}",
-                                    f"a player who plays {', '.join(cards)} wins {{more}} often with {{b}} ({{va}} vs {{vb}}",
+        played = cards_words(cards)
+        figures.append(_rate_figure(f"win rate of who plays {played}",
+                                    f"a player who plays {played} wins {{more}} often with {{b}} ({{va}} vs {{vb}}",
                                     ca["wins"], ca["players"], cb["wins"], cb["players"]))
     for f, adj in zip(figures, holm([f["p"] for f in figures])):
         f["p_holm"] = adj

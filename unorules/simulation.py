@@ -45,17 +45,39 @@ def make_game(spec: RunSpec, log_events: bool = False) -> Game:
                 track_kinds=track)
 
 
-def run_files(spec: RunSpec) -> dict:
-    """What a run is made of, for its report: the files merged (the rulebook's own includes among
-    them, base first) and the cards the custom rule files declare."""
-    from .loader import load, parse_file, resolve_argument
-    rb = load(spec.source, include=spec.include, with_=spec.with_, search=spec.search)
+def cards_of_files(spec: RunSpec) -> list[str]:
+    """Every card the run's `--with` files declare, every name of each card list."""
+    from .loader import parse_file, resolve_argument
     search = tuple(Path(s) for s in spec.search)
     cards = []
     for w in spec.with_:
         ir = parse_file(resolve_argument(str(w), search)).ir
-        cards += [c["names"][0] for c in ir.get("cards", [])]
-    return {"files": list(rb.parts), "custom_cards": list(dict.fromkeys(cards))}
+        cards += [n for c in ir.get("cards", []) for n in c["names"]]
+    return list(dict.fromkeys(cards))
+
+
+def changed_cards(base: RunSpec, variant: RunSpec) -> list[str]:
+    """The cards the variant's `--with` files add or change against the base: declared there, and
+    new, or with rules or copies in the box other than the base's (a card only redeclared as it
+    was is not one of them)."""
+    import json
+    from .ir import deck_counts
+    from .loader import load
+    a = load(base.source, include=base.include, with_=base.with_, search=base.search).ir
+    b = load(variant.source, include=variant.include, with_=variant.with_, search=variant.search).ir
+    rules_a = {c["names"][0]: json.dumps(c, sort_keys=True) for c in a.get("cards", [])}
+    rules_b = {c["names"][0]: json.dumps(c, sort_keys=True) for c in b.get("cards", [])}
+    counts_a, counts_b = deck_counts(a), deck_counts(b)
+    return [n for n in cards_of_files(variant)
+            if n in rules_b and (rules_a.get(n) != rules_b[n] or counts_a.get(n) != counts_b.get(n))]
+
+
+def run_files(spec: RunSpec) -> dict:
+    """What a run is made of, for its report: the files merged (the rulebook's own includes among
+    them, base first) and the cards the custom rule files declare."""
+    from .loader import load
+    rb = load(spec.source, include=spec.include, with_=spec.with_, search=spec.search)
+    return {"files": list(rb.parts), "custom_cards": cards_of_files(spec)}
 
 
 def seat_agents(spec: RunSpec) -> list[str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .comparison import cards_words
+
 
 def variant_of(spec) -> dict:
     """What a run played: the rulebook, its modules, custom files and options (for JSON)."""
@@ -75,7 +77,7 @@ def compare_table(labels, da, db, players, cards, ca, cb) -> str:
         def card_cell(c):
             return (f"{c['rate']:.1%} [{c['ci95'][0]:.1%}, {c['ci95'][1]:.1%}] of {c['players']:,}"
                     if c["players"] else "never played")
-        rows.append((f"played {', '.join(cards)}: won", card_cell(ca), card_cell(cb)))
+        rows.append((f"played {cards_words(cards)}: won", card_cell(ca), card_cell(cb)))
     lines = []
     widths = [max(len(r[i]) for r in rows) + 3 for i in range(2)]
     for r in rows:
