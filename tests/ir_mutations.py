@@ -14,6 +14,7 @@ import copy
 import json
 
 from unorules.checker import check
+from unorules.errors import errors_of
 from unorules.loader import Rulebook
 from unorules.schema import schema_diagnostics
 from unorules.spans import Spans
@@ -37,7 +38,7 @@ def checked(ir) -> Rulebook | None:
         problems = check(rb)
     except RecursionError:
         return None
-    return None if problems else rb
+    return None if errors_of(problems) else rb
 
 
 def _nodes(node):

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from unorules.explain import explain
 from unorules.loader import load, shipped_names
 
+from fuzz_rulebooks import fuzzed_rulebook
 from ir_mutations import canonical, checked, mutants
 from test_fuzz_grammar import rulebook_text
 
@@ -49,6 +50,48 @@ def test_the_mutations_make_every_kind_of_change():
     base = load("official").ir
     for how, ir in mutants(base):
         assert canonical(ir) != canonical(base), how
+
+
+FUZZED_SEEDS = range(40)         # bench/explain_injectivity.py runs many more
+
+
+def seeded(seed, folder):
+    import random
+    path = folder / f"fuzzed{seed}.uno"
+    path.write_text(fuzzed_rulebook(random.Random(seed)).replace(" x ", " × "), encoding="utf-8")
+    return load(path)
+
+
+@functools.cache
+def _fuzzed_pairs(seed, folder):
+    base = seeded(seed, folder).ir
+    text = explain(checked(base))
+    pairs = 0
+    for how, ir in mutants(base):
+        rb = checked(ir)
+        if rb is None or canonical(ir) == canonical(base):
+            continue
+        pairs += 1
+        assert explain(rb) != text, f"fuzzed rulebook {seed}: `{how}` changes the rules but not the explanation"
+    other = seeded(seed + 1, folder)
+    if canonical(other.ir) != canonical(base):
+        pairs += 1
+        assert explain(other) != text
+    return pairs
+
+
+@pytest.fixture(scope="module")
+def fuzz_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("seeded")
+
+
+@pytest.mark.parametrize("seed", FUZZED_SEEDS)
+def test_every_mutation_of_a_fuzzed_rulebook_reads_differently(seed, fuzz_folder):
+    assert _fuzzed_pairs(seed, fuzz_folder) > 0
+
+
+def test_the_fuzzed_rulebooks_make_at_least_two_thousand_pairs(fuzz_folder):
+    assert sum(_fuzzed_pairs(seed, fuzz_folder) for seed in FUZZED_SEEDS) >= 2000
 
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
