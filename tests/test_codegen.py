@@ -294,7 +294,7 @@ card {n['wild']} {{
     choose one of {n['calm']}, {n['loud']} as {n['how']}
     if {n['how']} == "{n['calm']}" {{ next draw 1 }}
     if {n['how']} == {n['mood']} {{ reverse }}
-    if {n['how']} == "{n['text']}" {{ play again }}
+    if {n['mood']} == "{n['text']}" {{ play again }}
   on turn_up: next choose color
 }}
 deck {{

@@ -161,12 +161,12 @@ def test_a_resolved_export_loads_to_the_same_rules(tmp_path, name, fmt):
 
 
 def test_a_resolved_export_of_a_stack_of_modules_and_cards(tmp_path):
-    code, out, err = run_cli("export", "classic", "--resolved", "--include", "stacking", "--include", "jump_in",
+    code, out, err = run_cli("export", "official", "--resolved", "--include", "stacking", "--include", "jump_in",
                              "--with", "everyone_draws", "--format", "json")
     assert code == 0, err
     p = tmp_path / "stack.json"
     p.write_text(out)
-    assert load(p).ir == resolved_ir(load("classic", include=("stacking", "jump_in"), with_=("everyone_draws",)))
+    assert load(p).ir == resolved_ir(load("official", include=("stacking", "jump_in"), with_=("everyone_draws",)))
 
 
 # ---- outputs that cannot be written: usage errors, exit 2 ------------------------------------------
