@@ -126,7 +126,7 @@ def test_compare_with_a_custom_card_reports_both_variants_and_a_verdict():
     assert first["tracked_card"]["players"] > 0 and second["tracked_card"]["players"] > 0
     assert isinstance(d["verdicts"], list)
     code, out, err = run_cli("compare", "official", "--with", "everyone_draws", "--games", "300")
-    assert "turns per round (mean)" in out and "played wild_customizable: won" in out and "verdict:" in out
+    assert "turns per round (mean)" in out and "played `wild_customizable`: won" in out and "verdict:" in out
 
 
 def test_compare_two_rulebooks_and_usage():

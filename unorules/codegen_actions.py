@@ -23,6 +23,9 @@ HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has ru
 
 class RuleActions:
     def actions(self, actions, scope):
+        """A list of actions: a scope of its own, so that a name a block binds (`chosen`,
+        `revealed`, `choose ... as`) is not seen after the block, as in the engine."""
+        scope = dict(scope)
         for a in actions:
             with self.src.from_rule(self.where(a)):
                 self.action(a, scope)

@@ -378,7 +378,7 @@ def act_win_round(s, env, p, ex, kw):
 
 def act_do(s, env, p, ex, kw):
     """Carry out a named rule, done by p (the `do`'s subject, or the rule's player)."""
-    s.push_actions(kw["body"][0], env)
+    s.push_actions(kw["body"][0], dict(env))
 
 
 def act_may_play(s, env, p, ex, kw):
@@ -403,17 +403,20 @@ def _may_play_answer(s, ctx, a):
     play_extra(s, p, a.value, a.call, a.color)
 
 
+# A block (an `if`'s branch, a `{ }`, an outcome, a named rule's body) runs in a scope of its own:
+# a name it binds (`choose ... as`, `chosen`, `revealed`) is not seen after it, as the checker says.
+
 def act_group(s, env, p, ex, kw):
-    s.push_actions(kw["body"], env)
+    s.push_actions(kw["body"], dict(env))
 
 
 def act_if(s, env, p, ex, kw):
     for cond, then in kw["branches"]:
         if cond(s, env):
-            s.push_actions(then, env)
+            s.push_actions(then, dict(env))
             return
     if kw["otherwise"]:
-        s.push_actions(kw["otherwise"], env)
+        s.push_actions(kw["otherwise"], dict(env))
 
 
 def act_chance(s, env, p, ex, kw):
@@ -431,7 +434,7 @@ def _chance_answer(s, ctx, a):
     s.emit("chance", name=name_, outcome=a.value)
     for name, _, actions in outs:
         if name == a.value:
-            s.push_actions(actions, env)
+            s.push_actions(actions, dict(env))
 
 
 def act_perform(s, env, p, ex, kw):

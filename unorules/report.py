@@ -8,7 +8,9 @@ from __future__ import annotations
 import html
 import io
 import math
+import re
 
+from .comparison import cards_words
 from .errors import UnorulesError
 
 COLORS = ("#3b6fb6", "#d9822b")          # first variant, second variant
@@ -215,7 +217,7 @@ def _outcome_table(results: list[dict], labels: list[str]) -> str:
     return _table(["outcome"] + labels, [[k] + [r["outcomes"].get(k, 0) for r in results] for k in keys])
 
 
-def _common_sections(Figure, labels: list[str], results: list[dict], players: int) -> list[str]:
+def _common_sections(Figure, labels: list[str], results: list[dict], players: int, cards=()) -> list[str]:
     out = []
     svg, table = _histogram(Figure, "Round length", "turns per round", labels,
                             [r["histograms"]["turns_per_round"] for r in results])
@@ -255,7 +257,10 @@ def _common_sections(Figure, labels: list[str], results: list[dict], players: in
     if all(t and t["players"] for t in tracked):
         groups = ["played it", "did not"]
         cells = [[t, t["others"]] for t in tracked]
-        out.append(_section("The tracked card", _rates(Figure, "Win rate of who played the card", groups, labels, cells),
+        names = [re.sub(r"[^a-z0-9_]", "", str(c).lower())[:40] for c in cards]   # card names: identifiers
+        played = cards_words(names) if names else "the card"
+        out.append(_section("The tracked card" + ("s" if len(cards) > 1 else ""),
+                            _rates(Figure, f"Win rate of who played {played}", groups, labels, cells),
                             _rate_rows(groups, labels, cells, "players", "seat-games"),
                             "each seat-game counts once: the player played the card at least once in that game, or not",
                             below=wide))
@@ -319,12 +324,12 @@ def render(d: dict) -> str:
             body.append(f"<div><h3>{_e(label)}</h3>{_table(None, _header_rows({'variant': v}), 'header')}</div>")
         body.append(f"<div><h3>both</h3>{_table(None, _run_rows(d), 'header')}</div></div></section>")
         body.append(_differences(Figure, d["comparison"], labels))
-        body += _common_sections(Figure, labels, d["results"], d["players"])
+        body += _common_sections(Figure, labels, d["results"], d["players"], tuple(d.get("cards") or ()))
         return _page(f"compare {labels[0]} / {labels[1]}", body)
     label = d.get("label") or d.get("rulebook", "")
     body = [f"<h1>unorules simulate: {_e(label)}</h1>",
             "<section><h2>The run</h2><div class=row>",
             f"<div>{_table(None, _header_rows(d), 'header')}</div><div>{_table(None, _run_rows(d), 'header')}</div>",
             "</div></section>"]
-    body += _common_sections(Figure, [label], [d], d["players"])
+    body += _common_sections(Figure, [label], [d], d["players"], tuple(d.get("cards") or ()))
     return _page(f"simulate {label}", body)
