@@ -419,3 +419,54 @@ def test_a_skipped_turn_ends_a_value_kept_until_the_next_turn_as_in_the_engine(t
     p.write_text("rulebook skips\nextends lifetimes\nremove card mark_out\n")
     for agents in (("random_play",), ("greedy", "random")):
         same_games(RunSpec(str(p), players=3, rounds="single", agents=agents), games=20)
+
+
+# ---- the implementation's names live apart from the rulebook's ---------------------------------
+
+def test_every_internal_key_of_an_env_or_scope_is_unreachable_from_the_language():
+    """Every key the engine or the generator reads or writes in a rule's env or scope is a name of
+    the language's vocabulary or starts with `@`, which no rulebook name can: a rulebook's `choose
+    ... as NAME` or loop name can never overwrite the implementation's own."""
+    import re
+    from unorules.vocab import GLOBAL_NAMES, SCOPED_NAMES
+    pattern = re.compile(r'\b(?:env|scope|inner|fired|tenv|env_q)(?:\.get\(|\.pop\(|\[)"([^"]+)"')
+    literal = re.compile(r'\{\*\*(?:env|scope|inner), ((?:"[^"]+": [^,}]+,? ?)+)\}')
+    keys = set()
+    runtime = [p for p in (ROOT / "unorules").glob("*.py")        # where rules run (not the checker or explain)
+               if p.stem.startswith(("codegen", "primitives")) or p.stem in (
+                   "attacks", "compiler", "generated", "rounds", "spaces", "state", "table", "turns", "views",
+                   "expr_impl", "search", "belief")]
+    for path in runtime:
+        text = path.read_text()
+        keys |= set(pattern.findall(text))
+        for group in literal.findall(text):
+            keys |= set(re.findall(r'"([^"]+)":', group))
+    assert keys, "the scan found no keys"
+    internal = {k for k in keys if k not in GLOBAL_NAMES and k not in SCOPED_NAMES}
+    assert internal and all(k.startswith("@") for k in internal), sorted(internal)
+    from unorules.errors import RulebookError
+    from unorules.parser import parse_uno
+    for k in internal:                    # and no rulebook can spell one
+        try:
+            _, _, problems = parse_uno(f"rulebook r\nextends classic\ncard skip {{ on play: choose one of a, b as {k} }}\n")
+        except RulebookError:
+            continue
+        assert problems, k
+
+
+@pytest.mark.parametrize("name", ["_who", "_given", "_color", "_atk", "_batch", "legal_play", "who", "given"])
+def test_a_rulebook_name_spelt_like_an_old_internal_one_changes_nothing(tmp_path, name):
+    def rulebook(n):
+        return (f"rulebook named\nextends official\ncard wild_customizable {{\n  on play:\n    choose color\n"
+                f"    choose one of calm, loud as {n}\n    if {n} == \"loud\" {{ next draw 1 }}\n"
+                f"    each other as {n}x {{ draw 1 }}\n}}\n")
+    logs = []
+    for n in (name, "plain"):
+        path = tmp_path / f"{n}.uno"
+        path.write_text(rulebook(n))
+        spec = RunSpec(str(path), players=4, agents=("random",), rounds="single")
+        same_games(spec, games=8)                 # generated code plays the engine's games
+        game = make_game(spec, log_events=True)
+        logs.append([play_one(game, spec, i).log for i in range(8)])
+    same = json.dumps(logs[0]).replace(f'"{name}"', '"plain"').replace(f'"{name}x"', '"plainx"')
+    assert same == json.dumps(logs[1])    # and the name changes nothing but itself in the log

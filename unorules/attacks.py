@@ -20,7 +20,7 @@ def attack_window(s: State, atk: Attack):
             continue
         for c in s.hands[t]:
             if s.ckind[c] in r.with_ and faces[c] not in seen:
-                if r.cond is None or r.cond(s, {"me": t, "_who": t, "card": c, "target": t,
+                if r.cond is None or r.cond(s, {"me": t, "@who": t, "card": c, "target": t,
                                                 "attacker": atk.attacker, "penalty": atk.penalty}):
                     seen.add(faces[c])
                     opts.append(Action("respond", c, False))
@@ -45,8 +45,8 @@ def _respond_answer(s: State, atk: Attack, a: Action):
     s.emit("respond", player=t, card=s.card_name(card), to=atk.attacker)
     old_target = t
     atk.kind, atk.card, atk.legal = s.ckind[card], card, legal
-    env = {"me": t, "_who": t, "card": card, "target": t, "attacker": atk.attacker, "penalty": atk.penalty,
-           "legal_play": legal}
+    env = {"me": t, "@who": t, "card": card, "target": t, "attacker": atk.attacker, "penalty": atk.penalty,
+           "@legal_play": legal}
     s.push(after_reaction, atk, old_target)
     s.push_actions(reaction.actions, env)
 
@@ -78,7 +78,7 @@ def _challenge_answer(s: State, atk: Attack, a: Action):
         s.counts["challenges_won"] += 1
     s.emit("challenge", player=atk.target, attacker=atk.attacker, legal=atk.legal,
            hand=[s.card_name(c) for c in s.hands[atk.attacker]] if s.log is not None else None)
-    env = {"me": atk.attacker, "_who": atk.target, "card": atk.card, "target": atk.target,
+    env = {"me": atk.attacker, "@who": atk.target, "card": atk.card, "target": atk.target,
            "attacker": atk.attacker, "penalty": atk.penalty, "legal": atk.legal, "challenger": atk.target}
     s.push(after_challenge, atk)
     s.push_actions(s.rules.kinds[atk.kind].challenge, env)
@@ -95,5 +95,5 @@ def resolve(s: State, atk: Attack):
     s.attack = None
     s.emit("attack", attacker=atk.attacker, target=atk.target, penalty=atk.penalty)
     env = dict(atk.env)
-    env.update({"_who": atk.target, "target": atk.target, "attacker": atk.attacker, "penalty": atk.penalty})
+    env.update({"@who": atk.target, "target": atk.target, "attacker": atk.attacker, "penalty": atk.penalty})
     s.push_actions(atk.body, env)

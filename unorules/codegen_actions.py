@@ -46,7 +46,7 @@ class RuleActions:
         k = a["kind"]
         subj = a.get("subject")
         if subj is None:
-            self.act(a, scope, scope["_who"])
+            self.act(a, scope, scope["@who"])
             return
         if subj["kind"] in ("each_other", "each_player"):
             me = scope["me"]
@@ -61,14 +61,14 @@ class RuleActions:
                 if subj.get("as"):
                     inner[subj["as"]] = q
                 if subj.get("as") or k in ("if", "group", "do", "perform", "chance"):
-                    inner["_who"] = q
-                    inner["_given"] = None
+                    inner["@who"] = q
+                    inner["@given"] = None
                 self.act(a, inner, q)
             return
         p = self.x.name_var("p")
         self.src(f"{p} = {self.x.expr(subj, scope)}")
         if k in ("if", "group", "do", "perform", "chance"):       # compiler.BLOCK_KINDS: the subject performs them
-            scope = dict(scope, _who=p, _given=None)
+            scope = {**scope, "@who": p, "@given": None}
         self.act(a, scope, p)
 
     def act(self, a, scope, p):
@@ -86,7 +86,7 @@ class RuleActions:
         elif k == "draw":
             self.draw(p, x.expr(a["count"], scope), WHY_DRAW)
         elif k == "choose_color":
-            given = scope.get("_given")
+            given = scope.get("@given")
             if given is not None:
                 g = x.name_var("g")
                 src(f"{g} = {given}")
@@ -365,7 +365,7 @@ class RuleActions:
                     tests.append(f"CKIND[{card}] == {literal(self.compiler.kind_id[pat['face']])}")
                 if card is not None and "color" in pat:
                     tests.append(f"CCOLOR[{card}] == {literal(self.compiler.color_id[pat['color']])}")
-                inner = dict(scope, _given=None)
+                inner = {**scope, "@given": None}
                 if "if" in t:
                     tests.append(x.expr(t["if"], inner))
                 if tests:
@@ -543,7 +543,7 @@ class RuleActions:
                 src("if x in exposed: exposed.remove(x)")
                 src("pending.pop(0)")
                 src("i = 0")
-                self.actions(self.rules.ir["declarations"][0]["actions"], {"me": "x", "_who": "x", "_given": None})
+                self.actions(self.rules.ir["declarations"][0]["actions"], {"me": "x", "@who": "x", "@given": None})
                 src("continue")
             src("pending.pop(0)")
             src("i = 0")

@@ -22,9 +22,9 @@ class AttackWindows:
         # the kind of the card that fired it, as the engine takes it (primitives.act_attack)
         src(f"{atk['kind']} = {literal(self.kind_now) if self.kind_now is not None else 'CKIND[' + scope['card'] + ']'}")
         src(f"{atk['card']} = {scope.get('card', 'None')}")
-        src(f"{atk['legal']} = {scope.get('legal_play', 'True')}")
+        src(f"{atk['legal']} = {scope.get('@legal_play', 'True')}")
         src(f"{atk['attacker']} = {scope['me']}")
-        env = dict(scope, _given=None)          # atk.env: the attack's own env, for its body
+        env = {**scope, "@given": None}         # atk.env: the attack's own env, for its body
         answerable = {k for r in self.rules.reactions for k in r.to}
         if not self.rules.reactions or (self.kind_now is not None and not (answerable & self.reachable_kinds())):
             self.challenge_offer(a, env, atk)
@@ -72,7 +72,7 @@ class AttackWindows:
                     with src.block(f"for c in {self.faces_held(t)}:"):
                         with src.block(f"if REACT_WITH[{literal(i)}][CKIND[c]] and FACES[c] not in rseen:"):
                             if "if" in ir_r:
-                                scope = {"me": t, "_who": t, "card": "c", "target": t, "attacker": atk["attacker"],
+                                scope = {"me": t, "@who": t, "card": "c", "target": t, "attacker": atk["attacker"],
                                          "penalty": atk["pen"]}
                                 with src.block(f"if not {x.expr(ir_r['if'], scope)}:"):
                                     src("continue")
@@ -117,8 +117,8 @@ class AttackWindows:
         src(f"{atk['kind']}, {atk['card']}, {atk['legal']} = CKIND[{card}], {card}, {legal}")
         me, att, pen = self.x.name_var("rme"), self.x.name_var("ratt"), self.x.name_var("rpen")
         src(f"{me}, {att}, {pen} = {t}, {atk['attacker']}, {atk['pen']}")
-        scope = {"me": me, "_who": me, "card": card, "target": me, "attacker": att, "penalty": pen,
-                 "legal_play": legal, "_given": None, "_atk": atk}
+        scope = {"me": me, "@who": me, "card": card, "target": me, "attacker": att, "penalty": pen,
+                 "@legal_play": legal, "@given": None, "@atk": atk}
         for i in range(len(self.rules.reactions)):
             ir_r = self.rules.ir["reactions"][i]
             with src.block(f"{'if' if i == 0 else 'elif'} {rx} == {literal(i)}:"):
@@ -169,7 +169,7 @@ class AttackWindows:
             e = self.rules.ir["cards"][kind.id]["legal_when"]
             with src.from_rule(self.where(e)):
                 with src.block(f"{'if' if first else 'elif'} CKIND[{card}] == {literal(kind.id)}:"):
-                    src(f"{out} = {self.x.truth(e, self.x.expr(e, {'me': p, '_who': p, 'card': card}))}")
+                    src(f"{out} = {self.x.truth(e, self.x.expr(e, {'me': p, '@who': p, 'card': card}))}")
             first = False
 
     def challenge_offer(self, a, env, atk):
@@ -197,8 +197,8 @@ class AttackWindows:
                     src(f"if log is not None: EV_CHALLENGE(log, round_no, {t}, {att}, {atk['legal']}, {self.hand(att)})")
                     me, tt, pen, card, legal = (x.name_var(v) for v in ("cme", "ct", "cpen", "ccard", "clegal"))
                     src(f"{me}, {tt}, {pen}, {card}, {legal} = {att}, {t}, {atk['pen']}, {atk['card']}, {atk['legal']}")
-                    inner = {"me": me, "_who": tt, "card": card, "target": tt, "attacker": me, "penalty": pen,
-                             "legal": legal, "challenger": tt, "_given": None, "_atk": atk}
+                    inner = {"me": me, "@who": tt, "card": card, "target": tt, "attacker": me, "penalty": pen,
+                             "legal": legal, "challenger": tt, "@given": None, "@atk": atk}
                     self.actions(self.rules.ir["cards"][kind.id]["challenge"], inner)
         with src.block(f"if {atk['st']} != {literal(CANCELLED)}:"):
             self.resolve(a, env, atk)
@@ -210,12 +210,12 @@ class AttackWindows:
         src(f"if log is not None: EV_ATTACK(log, round_no, {att}, {t}, {pen})")
         tt, tpen, tatt = self.x.name_var("bt"), self.x.name_var("bpen"), self.x.name_var("batt")
         src(f"{tt}, {tpen}, {tatt} = {t}, {pen}, {att}")
-        self.actions(a["actions"], dict(env, _who=tt, target=tt, attacker=tatt, penalty=tpen, _given=None))
+        self.actions(a["actions"], {**env, "@who": tt, "target": tt, "attacker": tatt, "penalty": tpen, "@given": None})
 
     def attack_action(self, k, a, scope, p):
         """The actions that change a pending attack: only in a reaction or a challenge."""
         src, x = self.src, self.x
-        atk = scope.get("_atk")
+        atk = scope.get("@atk")
         if atk is None:
             raise NotCovered(f"`{k.replace('_', ' ')}` outside a reaction or a challenge")
         if k == "resolve_attack":

@@ -55,7 +55,7 @@ class RuleChoices:
         src("ch = min(1.0, max(0.0, ch))")
         src("done = rnd() * (ch + (1.0 - ch)) < ch")
         src(f"if log is not None: EV_PERFORM(log, round_no, {p}, {self.text(a['name'])}, done)")
-        inner = dict(scope, _who=p)
+        inner = {**scope, "@who": p}
         with src.block("if done:"):
             self.actions(a["actions"], dict(inner))
         if a.get("otherwise"):
@@ -117,7 +117,7 @@ class RuleChoices:
                 src(f"{var} = {opts[0]}")
             with src.block("else:"):
                 src(f"{var} = ({', '.join(opts)},)[int(arnd() * {literal(len(opts))})]")
-        src(f"if log is not None: EV_CHOOSE_OPTION(log, round_no, {scope['_who']}, {self.text(a['as'])}, {var})")
+        src(f"if log is not None: EV_CHOOSE_OPTION(log, round_no, {scope['@who']}, {self.text(a['as'])}, {var})")
         scope[a["as"]] = var                         # bound for the rest of these actions, as in the env
 
     def choose_value(self, a, scope, p):
@@ -163,7 +163,7 @@ class RuleChoices:
             with src.block("else:"):
                 src(f"{var} = vals[int(arnd() * len(vals))]")
         writer = "EV_CHOOSE_NUMBER" if numbers else "EV_CHOOSE_KIND"
-        src(f"if log is not None: {writer}(log, round_no, {scope['_who']}, {name}, {var})")
+        src(f"if log is not None: {writer}(log, round_no, {scope['@who']}, {name}, {var})")
         scope[a["as"]] = var                         # bound for the rest of these actions, as in the env
 
     def move_cards(self, a, scope, p):

@@ -9,6 +9,20 @@ from __future__ import annotations
 from .expr_impl import RELATIVE_TO
 
 
+def _reads(e, name: str) -> bool:
+    """Does expression `e` read the name `name` anywhere?"""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            if n.get("kind") == "name" and n.get("name") == name:
+                return True
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+    return False
+
+
 class NotCovered(Exception):
     """A construct the generator does not translate (its message says which)."""
 
@@ -244,7 +258,9 @@ class ExprGen:
             return f"any(CKIND[c] == {kind} for c in FACES_IN(hm[{p}]))"
         var = self.name_var("c")
         if self.is_face_predicate(e["arg"]):
-            faces = f"(hm[{p}] & {self.face_table(e['arg'])}[color + 1][discard[-1]])"
+            # indexed by the top card only where the predicate reads it: `on round_start` has none yet
+            top = "discard[-1]" if _reads(e["arg"], "top") else "0"
+            faces = f"(hm[{p}] & {self.face_table(e['arg'])}[color + 1][{top}])"
         else:
             faces = f"hm[{p}]"
             pred = self.expr(e["arg"], dict(scope, card=var))

@@ -53,7 +53,7 @@ class PlayOptions:
         kind's `playable when` (and `legal when`, unless challenged) allow it and it matches."""
         src, r = self.src, self.rules
         src("k = CKIND[c]")
-        scope = {"me": "p", "_who": "p", "card": "c"}
+        scope = {"me": "p", "@who": "p", "card": "c"}
         first = True
         for kind in self.ruled_kinds():
             ir_card = r.ir["cards"][kind.id]

@@ -137,7 +137,7 @@ class TurnFlow:
         # the deal
         hand = r.ir.get("setup", {}).get("hand")
         with src.from_rule(self.where(hand) if hand else None):
-            src(f"size = int({x.expr(hand, {'me': 'dealer', '_who': 'dealer'}) if hand else literal(7)})")
+            src(f"size = int({x.expr(hand, {'me': 'dealer', '@who': 'dealer'}) if hand else literal(7)})")
         src("k = N")
         src("dealt = max(0, min(size * k, len(pile)))")
         if self.face_order:
@@ -163,7 +163,7 @@ class TurnFlow:
             else:
                 src("hands[(dealer + 1 + i) % N] += top[i::k]")
         src(f"if log is not None: EV_DEAL(log, round_no, size, {self.all_hands()}, dealer)")
-        self.triggers("round_start", {"me": "dealer", "_who": "dealer"})
+        self.triggers("round_start", {"me": "dealer", "@who": "dealer"})
         # the first card
         with src.block("while True:"):
             with self.refill():
@@ -180,7 +180,7 @@ class TurnFlow:
             src("redraw = False")
             src("if log is not None: EV_TURN_UP(log, round_no, card)")
             src("k = CKIND[card]")
-            self.effects("turn_up", {"me": "first", "_who": "first", "card": "card", "_given": None})
+            self.effects("turn_up", {"me": "first", "@who": "first", "card": "card", "@given": None})
             with src.block("if not redraw:"):
                 src("break")
         # the turns
@@ -213,7 +213,7 @@ class TurnFlow:
             if self.game.turn_resets:
                 self.expire_memory()
             src("if log is not None: EV_TURN(log, round_no, p)")
-            self.triggers("turn_start", {"me": "p", "_who": "p"})
+            self.triggers("turn_start", {"me": "p", "@who": "p"})
             self.any_time_window()
             src("hand = hc[p]" if self.counted else "hand = hands[p]")
             self.options("hand")
@@ -230,14 +230,14 @@ class TurnFlow:
                 src("just_drawn = False")
             # play_card: place it (and, where others may jump in, again for each who does), run its
             # rules, then end_play
-            scope = {"me": "p", "_who": "p", "card": "card", "just_drawn": "just_drawn", "_given": "given"}
+            scope = {"me": "p", "@who": "p", "card": "card", "just_drawn": "just_drawn", "@given": "given"}
             jump = self.rules.jump_in is not None
             if jump:
                 src("while True:")
                 src.depth += 1
             src("k = CKIND[card]")
             if self.challenges:              # a challenge asks whether the play was legal
-                scope["legal_play"] = "legal_play"
+                scope["@legal_play"] = "legal_play"
             self.place("p", "card", "legal_play" if self.challenges else None, hand="hand", kind="k", current=jump)
             src(f"if log is not None: EV_PLAY(log, round_no, p, card, {'call' if self.decl else 'False'})")
             if jump:
@@ -246,7 +246,7 @@ class TurnFlow:
                     src("continue")
                 src("break")
                 src.depth -= 1
-            fired = dict(scope, _given=None)        # the triggers' env: copied as they fire, before the rules run
+            fired = {**scope, "@given": None}       # the triggers' env: copied as they fire, before the rules run
             self.effects("play", scope, self.in_turn_kinds())
             self.triggers("play", fired, "card")
             held = "hn" if self.counted else "hands"
@@ -303,7 +303,7 @@ class TurnFlow:
             if not self.counted:
                 src("before = set(hands[p])")
             with src.from_rule(self.where(r.ir["turn"])):
-                self.actions(draw_with, {"me": "p", "_who": "p", "_given": None})
+                self.actions(draw_with, {"me": "p", "@who": "p", "@given": None})
             if self.counted:             # the cards it gave are kept, and nothing reads them
                 src("continue")
                 return
@@ -338,7 +338,7 @@ class TurnFlow:
         with src.block("if card is None:"):
             src("continue")
         if fires:
-            self.triggers("draw", {"me": "p", "_who": "p", "card": "card"}, "card")
+            self.triggers("draw", {"me": "p", "@who": "p", "card": "card"}, "card")
             if self.moves_hands:
                 self.not_counted("a rule on drawing that moves hands")
                 with src.block("if card not in hands[p]:"):
@@ -351,7 +351,7 @@ class TurnFlow:
         when = r.ir.get("turn", {}).get("drawn_card")
         if isinstance(when, dict):
             with src.from_rule(self.where(when["must_play_when"])):
-                cond = self.x.expr(when["must_play_when"], {"me": "p", "_who": "p", "card": "card"})
+                cond = self.x.expr(when["must_play_when"], {"me": "p", "@who": "p", "card": "card"})
                 with src.block(f"if total and not {cond}:"):
                     src("total = 0")
         with src.block("if not total:"):
@@ -401,7 +401,7 @@ class TurnFlow:
         with src.block("for q, g in gained:"):
             src("scores[q] += g")
         ir_sc = self.rules.ir.get("scoring", {})
-        env = {"me": "winner", "_who": "winner", "winner": "winner"}
+        env = {"me": "winner", "@who": "winner", "winner": "winner"}
         if sc["next_dealer"] is not None:
             with src.from_rule(self.where(ir_sc["next_dealer"])):
                 src(f"next_dealer = SEAT({self.x.expr(ir_sc['next_dealer'], env)})")
@@ -414,14 +414,14 @@ class TurnFlow:
         with src.block("if log is not None:"):
             with src.block("for q, g in gained:"):
                 src("EV_SCORE(log, round_no, q, g, scores[q])")
-        self.triggers("round_end", {"me": "winner", "_who": "winner", "winner": "winner"})
+        self.triggers("round_end", {"me": "winner", "@who": "winner", "winner": "winner"})
         if single:
             self.finish()
             return
         lowest = sc["method"] == "each_scores_own_hand"
         best = ("min(range(N), key=lambda q: (scores[q], q))" if lowest
                 else "max(range(N), key=lambda q: (scores[q], -q))")
-        env = {"me": "0", "_who": "0"}
+        env = {"me": "0", "@who": "0"}
         tests = []
         if sc["target"] is not None:
             tests.append(f"any(scores[q] >= {x.expr(self.rules.ir['scoring']['target'], env)} for q in range(N))")

@@ -23,7 +23,7 @@ class OutOfTurn:
         order = "CLOCKWISE[p]" if self.rules.out_of_turn == "clockwise" else "OTHERS[direction][p]"
 
         def cond(card):
-            scope = {"me": "q", "_who": "q", "card": card}
+            scope = {"me": "q", "@who": "q", "card": card}
             if "when" in j:
                 with src.from_rule(self.where(j["when"])):
                     return x.expr(j["when"], scope)
@@ -154,7 +154,7 @@ class OutOfTurn:
                         continue
                     rule = self.rules.ir["cards"][k]["playable_when"]
                     with src.from_rule(self.where(rule)):
-                        cond = x.expr(rule, {"me": q, "_who": q, "card": "c", "turn_player": "p"})
+                        cond = x.expr(rule, {"me": q, "@who": q, "card": "c", "turn_player": "p"})
                         with src.block(f"if CKIND[c] == {literal(k)} and not {cond}:"):
                             src("continue")
                 src("aopts.append((c, False))")
@@ -165,9 +165,9 @@ class OutOfTurn:
             self.out_of_turn_choice("aopts", q)
             src("card, call = aopts[m]")
             src("k = CKIND[card]")
-            scope = {"me": q, "_who": q, "card": "card", "turn_player": "p", "_given": None}
+            scope = {"me": q, "@who": q, "card": "card", "turn_player": "p", "@given": None}
             if self.challenges:
-                scope["legal_play"] = "legal_play"
+                scope["@legal_play"] = "legal_play"
             self.place(q, "card", "legal_play" if self.challenges else None, kind="k")
             src(f"if log is not None: EV_ANY_TIME(log, round_no, {q}, card, p)")
             fired = dict(scope)

@@ -434,7 +434,7 @@ def _identical_to_top(s, env):
 
 
 def _default_subject(s, env):
-    return (env["_who"],)
+    return (env["@who"],)
 
 
 def _each_other(s, env):

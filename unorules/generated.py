@@ -156,7 +156,7 @@ def tables(game, program, counted: bool = False) -> dict:
     faces, cmask, opts, opts_call = st._match[0], st._match[1], st._match[2], st._match[3]
     names = [r.face_names[f] for f in st.card_faces[0]]
     colors = r.color_names
-    points = [r.kinds[st.ckind[c]].points(st, {"me": 0, "_who": 0, "card": c}) for c in range(st.ncards)]
+    points = [r.kinds[st.ckind[c]].points(st, {"me": 0, "@who": 0, "card": c}) for c in range(st.ncards)]
     ccolor, ckind, deck = st.ccolor, st.ckind, list(faces)
     if counted:
         nfaces = len(r.faces)

@@ -11,7 +11,7 @@ from .state import MAX_DRAW, Action, Attack
 def bind(impl, who, where, ex, per_subject=False, loop_name=None, loop=False, **kw):
     """A compiled action: evaluate its subject(s), then run the primitive for each, naming the rule
     (file:line:col) in any runtime error. With `per_subject` each subject gets an env of its own in
-    which it is the default performer (`_who`) and, in a named loop, bound to the loop's name. In a
+    which it is the default performer (`@who`) and, in a named loop, bound to the loop's name. In a
     `loop` (`each other`, `each player`) `next` and `previous` are each subject's own."""
     together = kw.get("at_once", False)        # the subjects choose first, then everything moves at once
 
@@ -29,8 +29,8 @@ def bind(impl, who, where, ex, per_subject=False, loop_name=None, loop=False, **
             for p in players:
                 e = dict(env)
                 if per_subject:
-                    e["_who"] = p
-                    e.pop("_color", None)
+                    e["@who"] = p
+                    e.pop("@color", None)
                 if loop_name is not None:
                     e[loop_name] = p
                 if loop:
@@ -39,7 +39,7 @@ def bind(impl, who, where, ex, per_subject=False, loop_name=None, loop=False, **
             if together:
                 batch = []
                 for e in envs:
-                    e["_batch"] = batch
+                    e["@batch"] = batch
                 s.agenda.append((commit_batch, batch))          # runs once every subject has chosen
             if len(players) == 1:
                 impl(s, envs[0], players[0], ex, kw)
@@ -104,7 +104,7 @@ def act_reverse(s, env, p, ex, kw):
 
 
 def act_choose_color(s, env, p, ex, kw):
-    given = env.pop("_color", None)
+    given = env.pop("@color", None)
     if given is not None and p == env["me"]:
         s.set_color(given)              # answered with the play
         return
@@ -277,7 +277,7 @@ def _ask_choice(s, env, p, name, opts):
 def _chosen(s, ctx, a):
     env, name = ctx
     env[name] = a.value
-    s.emit("choose", player=env.get("_who"), name=name,
+    s.emit("choose", player=env.get("@who"), name=name,
            value=s.rules.kinds[a.value].name if a.kind == "kind" else a.value)
 
 
@@ -330,7 +330,7 @@ def act_attack(s, env, p, ex, kw):
     pen = ex["penalty"](s, env) if "penalty" in ex else 0
     card = env.get("card")
     atk = Attack(env["me"], t, pen, kw["body"], s.ckind[card] if card is not None else None, card,
-                 env.get("legal_play", True), env)
+                 env.get("@legal_play", True), env)
     s.attack = atk
     s.push(attack_window, atk)
 
@@ -448,7 +448,7 @@ def _perform_answer(s, ctx, a):
     env, kw, p = ctx
     s.emit("perform", player=p, name=kw["name"], success=bool(a.value))
     # inside a perform's blocks the default subject is the performer
-    s.push_actions(kw["success"] if a.value else kw["failure"], dict(env, _who=p))
+    s.push_actions(kw["success"] if a.value else kw["failure"], {**env, "@who": p})
 
 
 # the actions that move cards between hands and piles (re-exported: the compiler finds every act_ here)

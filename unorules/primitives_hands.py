@@ -31,7 +31,7 @@ def _card_options(s, cards, where, env, exclude=()):
 def act_give(s, env, p, ex, kw):
     q = ex["to"](s, env)
     n = int(ex["count"](s, env))
-    batch = env.get("_batch") if kw["at_once"] else None
+    batch = env.get("@batch") if kw["at_once"] else None
     _give_next(s, (p, q, n, ex.get("where"), env, batch, []))
 
 

@@ -46,7 +46,7 @@ def begin_round(s: State, shuffle: bool = True):
     s.push(deal)
     if s.rules.cut is not None:
         chance, actions = s.rules.cut
-        env = {"me": s.dealer, "_who": s.dealer}
+        env = {"me": s.dealer, "@who": s.dealer}
         p = min(1.0, max(0.0, float(chance(s, env))))
         s.ask("chance", None, [Action("chance", "exact"), Action("chance", "missed")], _cut_answer,
               (env, actions), [p, 1.0 - p])
@@ -60,7 +60,7 @@ def _cut_answer(s, ctx, a):
 
 
 def deal(s: State):
-    hand = int(s.rules.hand_size(s, {"me": s.dealer, "_who": s.dealer}))
+    hand = int(s.rules.hand_size(s, {"me": s.dealer, "@who": s.dealer}))
     order = []
     p = s.dealer
     for _ in range(s.active_count()):
@@ -76,7 +76,7 @@ def deal(s: State):
     if s.log is not None:               # the deal in full, so a log can be replayed and checked
         s.emit("deal", hand=hand, hands={str(q): [s.card_name(c) for c in s.hands[q]] for q in order})
     s.push(turn_up)                  # the agenda is a stack: the round's start rules run first
-    s.fire("round_start", {"me": s.dealer, "_who": s.dealer})
+    s.fire("round_start", {"me": s.dealer, "@who": s.dealer})
 
 
 def opener(s: State):
@@ -99,7 +99,7 @@ def turn_up(s: State, i: int = 0):
     first = s.current = opener(s)
     s.redraw = False
     s.emit("turn_up", card=s.card_name(card), **({"pile": s.pile_name(i)} if s.several_piles else {}))
-    env = {"me": first, "_who": first, "card": card}
+    env = {"me": first, "@who": first, "card": card}
     s.push(after_turn_up, i)
     effects = s.rules.kinds[s.ckind[card]].effects.get("turn_up")
     if effects:
@@ -164,7 +164,7 @@ def end_round(s: State, winner, reason="win"):
                              if s.team_of[p] != s.team_of[winner] and not s.eliminated[p])
     for p, g in gained.items():
         s.scores[p] += g
-    env = {"me": winner, "_who": winner, "winner": winner}
+    env = {"me": winner, "@who": winner, "winner": winner}
     s.next_dealer = _seat(s, sc["next_dealer"](s, env)) if sc["next_dealer"] is not None else _seated_after(s, s.dealer)
     s.next_leader = (_seat(s, sc["next_leader"](s, env)) if sc["next_leader"] is not None
                      else _seated_after(s, s.next_dealer))
@@ -205,7 +205,7 @@ def _rank(s: State, winner):
             if not s.eliminated[q] and q not in s.places]
     if sc["rank_rest_by"] is not None:
         key = sc["rank_rest_by"]
-        values = {q: key(s, {"me": q, "_who": q, "winner": winner}) for q in rest}
+        values = {q: key(s, {"me": q, "@who": q, "winner": winner}) for q in rest}
         s.places += sorted(rest, key=lambda q: (values[q], rest.index(q)))
     elif len(rest) == 1 and (sc["to_the_last"] or sc["places"] is not None):
         s.places += rest
@@ -215,7 +215,7 @@ def match_over(s: State):
     """The match winner if the match is over, else None."""
     sc = s.rules.scoring
     rounds_mode = s.game.rounds
-    env = {"me": 0, "_who": 0}
+    env = {"me": 0, "@who": 0}
     lowest = sc["method"] == "each_scores_own_hand"
     alive = [p for p in range(s.n) if not s.eliminated[p]]
 

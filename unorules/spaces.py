@@ -367,8 +367,8 @@ def judge_pending_plays_again(s, player) -> None:
         atk.legal = legal
         envs.append(atk.env)
     for env in envs:
-        if env.get("card") == card and "legal_play" in env:
-            env["legal_play"] = legal
+        if env.get("card") == card and "@legal_play" in env:
+            env["@legal_play"] = legal
 
 
 def choose_pending_gives_again(s, player, rng) -> None:

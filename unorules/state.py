@@ -443,7 +443,7 @@ class State(Table, StateViews, StateSpaces):
                 if t.color is not None and t.color != self.ccolor[card]:
                     continue
             tenv = dict(env)
-            tenv.pop("_color", None)
+            tenv.pop("@color", None)
             self.push(depth_down)
             if t.cond is None:
                 self.push_actions(t.actions, tenv)
@@ -454,7 +454,7 @@ class State(Table, StateViews, StateSpaces):
     # -- rounds and scoring ---------------------------------------------------------------------
     def points(self, p, card):
         k = self.rules.kinds[self.ckind[card]]
-        return k.points(self, {"me": p, "_who": p, "card": card})
+        return k.points(self, {"me": p, "@who": p, "card": card})
 
     def hand_points(self, p):
         return sum(self.points(p, c) for c in self.hands[p])

@@ -130,7 +130,7 @@ class Table:
         hand.append(card)
         self.color = color
         try:
-            return bool(self.rules.kinds[self.ckind[card]].legal(self, {"me": p, "_who": p, "card": card}))
+            return bool(self.rules.kinds[self.ckind[card]].legal(self, {"me": p, "@who": p, "card": card}))
         finally:
             self.color = now
             hand.pop()
@@ -178,7 +178,7 @@ class Table:
         if k.at_any_time:
             return False                     # played out of turn only (turns.any_time_window)
         if not self.rules.plain_match[k.id]:
-            env = {"me": p, "_who": p, "card": card}
+            env = {"me": p, "@who": p, "card": card}
             if k.playable is not None and not k.playable(self, env):
                 return False
             if k.legal is not None and k.challenge is None and not k.legal(self, env):
@@ -257,7 +257,7 @@ class Table:
         if legal_rule is None:
             legal = True
         else:
-            legal = bool(legal_rule(self, {"me": p, "_who": p, "card": card}))
+            legal = bool(legal_rule(self, {"me": p, "@who": p, "card": card}))
             # what the judgement read, and which play it was, for resample_hidden to judge again
             self.judged[card] = (p, self.color, (self.round, self.counts["plays"] + 1))
         discard = self.discard

@@ -54,7 +54,7 @@ def begin_turn(s: State, p):
             s.push(any_time_window, p, 0)    # the out-of-turn window, then the turn's decision
         else:
             s.push(turn_decision, p)
-        s.fire("turn_start", {"me": p, "_who": p})
+        s.fire("turn_start", {"me": p, "@who": p})
     else:
         turn_decision(s, p)
 
@@ -118,7 +118,7 @@ def play_many(s: State, p, cards, call):
     for i, card in enumerate(cards):
         legal = s.place(p, card, call and i == len(cards) - 1)
         _emit_play(s, p, card, call and i == len(cards) - 1)
-        envs.append((card, {"me": p, "_who": p, "card": card, "legal_play": legal}))
+        envs.append((card, {"me": p, "@who": p, "card": card, "@legal_play": legal}))
     s.push(end_play, p)
     for card, env in reversed(envs):
         run_play_rules(s, card, env)
@@ -130,11 +130,11 @@ def play_card(s: State, p, card, call, color=None, just_drawn=False):
     if s.game.quiet_play[s.ckind[card]]:
         end_play(s, p)                       # nothing to run: straight on (the common number card)
         return
-    env = {"me": p, "_who": p, "card": card, "legal_play": legal}
+    env = {"me": p, "@who": p, "card": card, "@legal_play": legal}
     if just_drawn:
         env["just_drawn"] = True
     if color is not None:
-        env["_color"] = color          # the answer to the card's first `choose color`, given with the play
+        env["@color"] = color          # the answer to the card's first `choose color`, given with the play
     if s.rules.jump_in is not None:
         s.push(jump_window, p, card, env, 0)
     else:
@@ -163,7 +163,7 @@ def jump_window(s: State, p, card, env, i):
         q = others[i]
         i += 1
         verdict = shared if by_faces else {}        # face -> may q jump in with it
-        env_q = {"me": q, "_who": q}
+        env_q = {"me": q, "@who": q}
         for c in s.hands[q]:                 # may q jump in at all? (the options come sorted below)
             f = faces[c]
             ok = verdict.get(f)
@@ -184,7 +184,7 @@ def _jump_options(s, q, cond):
     fused = s.rules.fused_color
     for c in sorted(s.hands[q], key=s.face_of):
         f = s.face_of(c)
-        if f in seen or not cond(s, {"me": q, "_who": q, "card": c}):
+        if f in seen or not cond(s, {"me": q, "@who": q, "card": c}):
             continue
         seen.add(f)
         for col in (s.rules.side_colors[s.side] if fused[s.ckind[c]] else (None,)):
@@ -234,9 +234,9 @@ def play_extra(s: State, p, card, call, color=None):
     of cards afterwards goes out (the play that offered it then ends as usual)."""
     legal = s.place(p, card, call)
     _emit_play(s, p, card, call, extra=True)
-    env = {"me": p, "_who": p, "card": card, "legal_play": legal}
+    env = {"me": p, "@who": p, "card": card, "@legal_play": legal}
     if color is not None:
-        env["_color"] = color
+        env["@color"] = color
     s.push(_out_after_extra, p)
     run_play_rules(s, card, env)
 
@@ -270,7 +270,7 @@ def any_time_window(s: State, p, i):
                 continue
             seen.add(f)
             rule = s.rules.kinds[k].playable
-            if rule is not None and not rule(s, {"me": q, "_who": q, "card": c, "turn_player": p}):
+            if rule is not None and not rule(s, {"me": q, "@who": q, "card": c, "turn_player": p}):
                 continue
             colors = s.rules.side_colors[s.side] if s.rules.fused_color[k] else (None,)
             decl = s.game.declaration
@@ -291,9 +291,9 @@ def _any_time_answer(s: State, ctx, a: Action):
     card = a.value
     legal = s.place(q, card, a.call)
     s.emit("any_time", player=q, card=s.card_name(card), turn_player=p)
-    env = {"me": q, "_who": q, "card": card, "turn_player": p, "legal_play": legal}
+    env = {"me": q, "@who": q, "card": card, "turn_player": p, "@legal_play": legal}
     if a.color is not None:
-        env["_color"] = a.color
+        env["@color"] = a.color
     s.push(_after_any_time, p, q, i)
     run_play_rules(s, card, env)
 
@@ -338,7 +338,7 @@ def went_out(s: State, p) -> bool:
         s.places.append(q)
         s.out[q] = True
         s.emit("out", player=q, place=len(s.places))
-    limit = sc["places"](s, {"me": p, "_who": p}) if sc["places"] is not None else None
+    limit = sc["places"](s, {"me": p, "@who": p}) if sc["places"] is not None else None
     if s.active_count() <= 1 or (limit is not None and len(s.places) >= limit):
         end_round(s, s.places[0])
         return True
@@ -374,7 +374,7 @@ def _catch_answer(s: State, ctx, a: Action):
         s.exposed.remove(x)
     exposed.pop(0)
     s.push(catch_window, exposed, 0)
-    s.push_actions(s.game.declaration[2], {"me": x, "_who": x})
+    s.push_actions(s.game.declaration[2], {"me": x, "@who": x})
 
 
 def turn_draw(s: State, p):
@@ -383,7 +383,7 @@ def turn_draw(s: State, p):
     draw_with = rules.turn.get("draw_with")
     if draw_with:                            # the rulebook's actions replace the draw of one card
         s.push(_after_draw_with, p, list(s.hands[p]))
-        s.push_actions(draw_with, {"me": p, "_who": p})
+        s.push_actions(draw_with, {"me": p, "@who": p})
         return
     got = []
     if rules.turn["draw_until_playable"]:
@@ -395,7 +395,7 @@ def turn_draw(s: State, p):
         after_turn_draw(s, p, last)          # no draw rule to run first
         return
     s.push(after_turn_draw, p, last)
-    s.fire("draw", {"me": p, "_who": p, "card": last}, last)
+    s.fire("draw", {"me": p, "@who": p, "card": last}, last)
 
 
 def _after_draw_with(s: State, p, before):
@@ -406,7 +406,7 @@ def _after_draw_with(s: State, p, before):
         after_turn_draw(s, p, last)
         return
     s.push(after_turn_draw, p, last)
-    s.fire("draw", {"me": p, "_who": p, "card": last}, last)
+    s.fire("draw", {"me": p, "@who": p, "card": last}, last)
 
 
 def after_turn_draw(s: State, p, card):
@@ -418,7 +418,7 @@ def after_turn_draw(s: State, p, card):
     if card is not None and mode != "is_kept" and card in s.hands[p]:
         playable = s.play_options(p, [card])        # empty when the drawn card is not playable
         when = turn.get("drawn_card_when")
-        if playable and not (when is None or when(s, {"me": p, "_who": p, "card": card})):
+        if playable and not (when is None or when(s, {"me": p, "@who": p, "card": card})):
             playable = []
     forced = bool(playable) and mode == "must_play"
     limit = turn.get("draw_up_to")

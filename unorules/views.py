@@ -197,7 +197,7 @@ class StateViews:
         k = self.rules.kinds[self.ckind[card]]
         if k.at_any_time:
             return f"`{name}` is played out of turn only, before another player's turn"
-        env = {"me": p, "_who": p, "card": card}
+        env = {"me": p, "@who": p, "card": card}
         if k.playable is not None and not k.playable(self, env):
             return f"`{name}` may not be played now (its `playable when` rule is false)"
         if k.legal is not None and k.challenge is None and not k.legal(self, env):
