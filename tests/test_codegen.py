@@ -470,3 +470,34 @@ def test_a_rulebook_name_spelt_like_an_old_internal_one_changes_nothing(tmp_path
         logs.append([play_one(game, spec, i).log for i in range(8)])
     same = json.dumps(logs[0]).replace(f'"{name}"', '"plain"').replace(f'"{name}x"', '"plainx"')
     assert same == json.dumps(logs[1])    # and the name changes nothing but itself in the log
+
+
+def test_the_leader_plays_first_whichever_way_a_round_start_rule_turns_play(tmp_path):
+    """`next leader winner` with `on round_start: reverse`: the leader opens each later round
+    (unless the first card turned up says otherwise), in the engine and the generated code alike."""
+    import random as random_
+    import unorules
+    path = tmp_path / "lead.uno"
+    path.write_text("rulebook lead\nextends classic\non round_start: reverse\n"
+                    "scoring {\n  winner scores others\n  rounds 3\n  next leader winner\n}\n")
+    same_games(RunSpec(str(path), players=4, agents=("random_play",), rounds="rulebook"), games=12)
+    game = unorules.Game(str(path), 4, rounds="match", log_events=True)
+    led = opened = 0
+    for seed in range(10):
+        s = game.new_state(seed)
+        rng = random_.Random(seed)
+        while not s.terminal:
+            d = s.decision
+            s.apply_action(rng.choices(d.options, d.probs)[0] if d.probs else rng.choice(d.options))
+        leader, first = None, None
+        for e in s.log:
+            if e["type"] == "round_start":
+                leader, first = e.get("leader"), None
+            elif e["type"] == "turn_up":
+                first = e["card"]
+            elif e["type"] == "turn" and leader is not None and first is not None:
+                if first.split()[-1] not in ("skip", "reverse", "draw_two", "wild_draw_four"):
+                    led += 1
+                    opened += e["player"] == leader
+                leader = None
+    assert led > 5 and opened == led

@@ -81,8 +81,9 @@ def deal(s: State):
 
 def opener(s: State):
     """Who stands for the dealer in the first card's rules: the dealer, or where the rulebook names
-    the round's leader, the player before the leader (so that the leader plays first)."""
-    return s.dealer if s.leader is None else s.step(s.leader, -1)
+    the round's leader, the player before the leader in the direction of play (so that the leader
+    plays first, whichever way a round-start rule has turned the play)."""
+    return s.dealer if s.leader is None else s.previous_of(s.leader)
 
 
 def turn_up(s: State, i: int = 0):
