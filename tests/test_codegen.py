@@ -501,3 +501,19 @@ def test_the_leader_plays_first_whichever_way_a_round_start_rule_turns_play(tmp_
                     opened += e["player"] == leader
                 leader = None
     assert led > 5 and opened == led
+
+
+def test_a_score_that_reads_the_score_logs_what_it_added(tmp_path):
+    """`score me.score + 1`: the amount is judged once; the event logs it (the engine had judged it
+    again after adding), so generated code's events equal the engine's and replay."""
+    path = tmp_path / "self_score.uno"
+    path.write_text("rulebook self_score\nextends classic\non play of 7: score me.score + 1\n")
+    spec = RunSpec(str(path), players=3, agents=("random_play",), rounds="single")
+    same_games(spec, games=20)
+    game = make_game(spec, log_events=True)
+    events = []
+    for i in range(20):
+        log = play_one(game, spec, i).log
+        events += [e for before, e in zip(log, log[1:]) if e["type"] == "score" and before["type"] == "play"
+                   and before["card"].endswith(" 7")]
+    assert events and all(e["total"] == 2 * e["points"] - 1 for e in events)

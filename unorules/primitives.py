@@ -282,8 +282,9 @@ def _chosen(s, ctx, a):
 
 
 def act_score(s, env, p, ex, kw):
-    s.scores[p] += ex["amount"](s, env)
-    s.emit("score", player=p, points=ex["amount"](s, env), total=s.scores[p])
+    points = ex["amount"](s, env)          # judged once: the event logs what was added
+    s.scores[p] += points
+    s.emit("score", player=p, points=points, total=s.scores[p])
 
 
 def act_eliminate(s, env, p, ex, kw):
