@@ -517,3 +517,21 @@ def test_a_score_that_reads_the_score_logs_what_it_added(tmp_path):
         events += [e for before, e in zip(log, log[1:]) if e["type"] == "score" and before["type"] == "play"
                    and before["card"].endswith(" 7")]
     assert events and all(e["total"] == 2 * e["points"] - 1 for e in events)
+
+
+@pytest.mark.parametrize("target, passed_to", [
+    ("most(each other as q where q.hand.size > 100: q.hand.size)", "next"),
+    ("next", "fewest(each other as q where q.hand.size > 100: q.hand.size)"),
+])
+def test_an_attack_on_nobody_does_nothing_in_the_engine_and_the_generated_code(tmp_path, target, passed_to):
+    """An attack on nobody, or passed to nobody, does nothing (docs/language.md: an action on
+    nobody does nothing): the engine had failed with a TypeError, the generated code otherwise."""
+    path = tmp_path / "nobody.uno"
+    path.write_text(f"rulebook nobody\nextends classic\ncard draw_two {{\n  action\n  points 20\n"
+                    f"  on play: attack {target} penalty 2 {{ draw penalty; lose turn }}\n}}\n"
+                    f"react to draw_two with draw_two: add 2; pass attack to {passed_to}\n")
+    for agents in (("random_play",), ("greedy", "random")):
+        spec = RunSpec(str(path), players=3, agents=agents, rounds="single")
+        same_games(spec, games=15)
+        game = make_game(spec, log_events=True)
+        assert all(play_one(game, spec, i).outcome == "win" for i in range(15))

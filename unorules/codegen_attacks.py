@@ -16,6 +16,11 @@ class AttackWindows:
             raise NotCovered("an attack where no card is played")
         atk = {k: x.name_var(k) for k in ("t", "pen", "st", "kind", "card", "legal", "attacker")}
         src(f"{atk['t']} = {x.expr(a['target'], scope)}")
+        with src.block(f"if {atk['t']} is not None:"):      # primitives.act_attack: on nobody, nothing
+            self.attack_on(a, scope, atk)
+
+    def attack_on(self, a, scope, atk):
+        src, x = self.src, self.x
         src(f"{atk['pen']} = {x.expr(a['penalty'], scope) if 'penalty' in a else '0'}")
         src(f"{atk['st']} = {literal(PENDING)}")
         # a card's own attack is of its kind; one a trigger makes (`on play of 7: ... attack`) is of
@@ -225,9 +230,12 @@ class AttackWindows:
         elif k == "add_penalty":
             src(f"{atk['pen']} += {x.expr(a['amount'], scope)}")
         elif k == "pass_attack":
-            src(f"{atk['attacker']} = {scope['me']}")
-            src(f"{atk['t']} = {x.expr(a['to'], scope)}")
-            src(f"if log is not None: EV_PASS_ATTACK(log, round_no, {scope['me']}, {atk['t']}, {atk['pen']})")
+            to = x.name_var("to")
+            src(f"{to} = {x.expr(a['to'], scope)}")
+            with src.block(f"if {to} is not None:"):          # primitives.act_pass_attack: to nobody, it stays
+                src(f"{atk['attacker']} = {scope['me']}")
+                src(f"{atk['t']} = {to}")
+                src(f"if log is not None: EV_PASS_ATTACK(log, round_no, {scope['me']}, {atk['t']}, {atk['pen']})")
         elif k == "take_back":
             self.not_counted("`take back`")     # which copy of the face goes back is the pile's order
             with src.block(f"if {atk['card']} in discard:"):

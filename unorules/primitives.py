@@ -328,6 +328,8 @@ def act_redraw(s, env, p, ex, kw):
 
 def act_attack(s, env, p, ex, kw):
     t = ex["target"](s, env)
+    if t is None:                  # an attack on nobody (`most` over no player, no one to choose) does nothing
+        return
     pen = ex["penalty"](s, env) if "penalty" in ex else 0
     card = env.get("card")
     atk = Attack(env["me"], t, pen, kw["body"], s.ckind[card] if card is not None else None, card,
@@ -348,8 +350,11 @@ def act_add_penalty(s, env, p, ex, kw):
 
 def act_pass_attack(s, env, p, ex, kw):
     atk = _pending(s)
+    to = ex["to"](s, env)
+    if to is None:                 # passed to nobody: it stays where it is
+        return
     atk.attacker = env["me"]
-    atk.target = ex["to"](s, env)
+    atk.target = to
     atk.passed = True
     s.emit("pass_attack", player=env["me"], to=atk.target, penalty=atk.penalty)
 
