@@ -535,3 +535,36 @@ def test_an_attack_on_nobody_does_nothing_in_the_engine_and_the_generated_code(t
         same_games(spec, games=15)
         game = make_game(spec, log_events=True)
         assert all(play_one(game, spec, i).outcome == "win" for i in range(15))
+
+
+@pytest.mark.parametrize("body, message", [
+    ("scoring {\n  winner scores others\n  rounds 3\n  next dealer most(each other as q where q.hand.size > 500: q.score)\n}\n",
+     "the next dealer or leader must be a player, not nobody"),
+])
+def test_the_engines_runtime_errors_name_the_rule_as_the_generated_codes_do(tmp_path, body, message):
+    path = tmp_path / "located.uno"
+    path.write_text("rulebook located\nextends classic\n" + body)
+    for simulator in ("engine", "generated"):
+        spec = RunSpec(str(path), players=3, agents=("random_play",), rounds="rulebook", simulator=simulator)
+        summary = run_range(spec, 0, 3).as_dict(3)
+        errors = summary["errors"]
+        assert errors and all(e.startswith(f"{path}:6:") and message in e for e in errors), (simulator, errors)
+
+
+def test_the_trigger_depth_cap_names_the_rule(tmp_path):
+    from unorules.errors import RuleRuntimeError
+    from unorules.state import MAX_TRIGGER_DEPTH
+    path = tmp_path / "deep.uno"
+    path.write_text("rulebook deep\nextends classic\non play: may play any card\n")
+    import unorules
+    game = unorules.Game(str(path), 2, rounds="single")
+    s = game.new_state(0)
+    s.depth = MAX_TRIGGER_DEPTH             # as deep as the cap: the next trigger is refused, at its rule
+    try:
+        while not s.terminal:
+            d = s.decision
+            s.apply_action(next((a for a in d.options if a.kind == "play"), d.options[0]))
+    except RuleRuntimeError as e:
+        assert e.where == f"{path}:3:1" and "more than" in str(e)
+        return
+    assert s.outcome == "error" and s.error.where == f"{path}:3:1", s.error

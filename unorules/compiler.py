@@ -52,6 +52,7 @@ class Trigger:
     kind: int | None
     cond: object
     actions: tuple
+    where: str | None = None          # file:line:col of the rule, for its runtime errors
 
 
 @dataclass
@@ -196,13 +197,15 @@ class Compiler:
                    "rank_rest_by": None, "next_dealer": None, "next_leader": None}
         for key, value in ir.get("scoring", {}).items():
             scoring[key] = self.expr(value) if isinstance(value, dict) else value
+            if key in ("next_dealer", "next_leader"):
+                scoring[key] = _seat_rule(scoring[key], self.where(value))
         triggers: dict[str, list[Trigger]] = {}
         for t in ir.get("triggers", []):
             pat = t.get("of", {})
             triggers.setdefault(t["event"], []).append(Trigger(
                 t["event"], self.color_id.get(pat["color"]) if "color" in pat else None,
                 self.kind_id.get(pat["face"]) if "face" in pat else None,
-                self.expr(t["if"]) if "if" in t else None, self.actions(t["actions"])))
+                self.expr(t["if"]) if "if" in t else None, self.actions(t["actions"]), self.where(t)))
         cards = ir.get("cards", [])
         reactions = [Reaction(frozenset(self.kind_id[n] for n in kind_names(r["to"], cards)),
                               frozenset(self.kind_id[n] for n in kind_names(r["with"], cards)),
@@ -415,6 +418,17 @@ class Compiler:
             kw = dict(top_only=mode == "top")
         loop = subj is not None and subj["kind"] in ("each_other", "each_player")
         return E.bind(impl, who, where, ex, per_subject=per_subject, loop_name=loop_name, loop=loop, **kw)
+
+
+def _seat_rule(fn, where):
+    """The scoring's `next dealer` / `next leader`: a player, or a runtime error at the rule."""
+    def seat(s, env):
+        p = fn(s, env)
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < s.n:
+            raise RuleRuntimeError(f"the next dealer or leader must be a player, not {'nobody' if p is None else repr(p)}",
+                                   where)
+        return p
+    return seat
 
 
 def _starts_with_own_color_choice(card: dict) -> bool:

@@ -185,9 +185,9 @@ def tables(game, program, counted: bool = False) -> dict:
         order = [(dealer + 1 + i) % n for i in range(n)]
         ev(log, r_, "deal", hand=size, hands={str(q): card_names(hands[q]) for q in order})
 
-    def seat(q):                    # rounds._seat
+    def seat(q):                    # compiler._seat_rule
         if not isinstance(q, int) or isinstance(q, bool) or not 0 <= q < n:
-            raise RuleRuntimeError(f"the next dealer or leader must be a player, not {q!r}")
+            raise RuleRuntimeError(f"the next dealer or leader must be a player, not {'nobody' if q is None else repr(q)}")
         return q
 
     def divide(a, b):

@@ -166,9 +166,8 @@ def end_round(s: State, winner, reason="win"):
     for p, g in gained.items():
         s.scores[p] += g
     env = {"me": winner, "@who": winner, "winner": winner}
-    s.next_dealer = _seat(s, sc["next_dealer"](s, env)) if sc["next_dealer"] is not None else _seated_after(s, s.dealer)
-    s.next_leader = (_seat(s, sc["next_leader"](s, env)) if sc["next_leader"] is not None
-                     else _seated_after(s, s.next_dealer))
+    s.next_dealer = sc["next_dealer"](s, env) if sc["next_dealer"] is not None else _seated_after(s, s.dealer)
+    s.next_leader = sc["next_leader"](s, env) if sc["next_leader"] is not None else _seated_after(s, s.next_dealer)
     extra = {"winners": s.round_winners} if len(s.round_winners) > 1 else {}
     if len(s.places) > 1:
         extra["places"] = list(s.places)
@@ -177,12 +176,6 @@ def end_round(s: State, winner, reason="win"):
         s.emit("score", player=p, points=g, total=s.scores[p])
     s.push(_after_round)             # after the round's end rules, run to completion
     s.fire("round_end", env)
-
-
-def _seat(s: State, p):
-    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < s.n:
-        raise RuleRuntimeError(f"the next dealer or leader must be a player, not {p!r}")
-    return p
 
 
 def _seated_after(s: State, p):

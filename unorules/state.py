@@ -434,14 +434,15 @@ class State(Table, StateViews, StateSpaces):
         triggers = self.rules.triggers.get(event)
         if not triggers:
             return
-        if self.depth >= MAX_TRIGGER_DEPTH:
-            raise RuleRuntimeError(f"rules triggered each other more than {MAX_TRIGGER_DEPTH} deep (on {event})")
         for t in reversed(triggers):
             if card is not None:
                 if t.kind is not None and t.kind != self.ckind[card]:
                     continue
                 if t.color is not None and t.color != self.ccolor[card]:
                     continue
+            if self.depth >= MAX_TRIGGER_DEPTH:
+                raise RuleRuntimeError(f"rules triggered each other more than {MAX_TRIGGER_DEPTH} deep (on {event})",
+                                       t.where)
             tenv = dict(env)
             tenv.pop("@color", None)
             self.push(depth_down)
