@@ -478,3 +478,26 @@ def test_jump_in_conditions_of_faces_alone_are_recognised():
     assert unorules.Game("killer", 4).rules.jump_in_of_faces is True
     assert unorules.Game("classic", 4).rules.jump_in is None
     assert unorules.Game(str(DATA / "picky_jump.uno"), 4).rules.jump_in_of_faces is False
+
+
+def test_each_player_of_a_round_won_by_a_player_out_is_each_player_still_in_once(tmp_path):
+    """`on round_end: each player as g give 1 card to g.next at once` with places: the winner is
+    out, and each player still in gives once (a card had been put in the batch twice: exit 3)."""
+    import random
+    import unorules
+    p = tmp_path / "batch.uno"
+    p.write_text("rulebook batch\nextends classic\non round_end: each player as g give 1 card to g.next at once\n"
+                 "scoring {\n  winner scores others\n  places 2\n}\n")
+    game = unorules.Game(str(p), 4, rounds="single", log_events=True)
+    for seed in range(20):
+        s = game.new_state(seed)
+        rng = random.Random(seed)
+        while not s.terminal:
+            d = s.decision
+            s.apply_action(rng.choices(d.options, d.probs)[0] if d.probs else rng.choice(d.options))
+        assert s.outcome == "win", s.error
+        givers = [e["player"] for e in s.log if e["type"] == "give"]
+        assert len(givers) == len(set(givers)) == 2
+    s = game.new_state(0)
+    s.out = [True, False, False, True]
+    assert s.others_in_order(0) == (1, 2) and s.others_in_order(3) == (0, 1, 2)[1:]

@@ -39,10 +39,12 @@ class Table:
         return self.step(p, -self.direction)
 
     def others_in_order(self, p):
+        """The other players still in, from the one after p in the direction of play, each once
+        (p itself may be out: the round's winner at its end, where the round goes on for places)."""
         out, q = [], p
         for _ in range(self.n - 1):
             q = self.step(q)
-            if q == p:
+            if q == p or q in out:
                 break
             out.append(q)
         return tuple(out)
