@@ -5,6 +5,7 @@ a fact of the suite (tests/test_codegen.py plays them; tests/test_explain_inject
 from __future__ import annotations
 
 import random
+import re
 
 EFFECTS = ["next do punish", "do punish", "each other do punish",
            "next chance coin { heads { draw 1 } tails { lose turn } }", "next draw count(each other as q where q.hand.size < 4)",
@@ -130,3 +131,134 @@ scoring {{
   {rng.choice(SCORING)}
 }}
 """
+
+
+# ---- grammar-wide rulebooks: every construct, valid or not, for the differential fuzz -----------
+
+G_PLAYERS = ["me", "next", "previous", "dealer", "chosen", "next.next", "me.previous"]
+G_NUMBERS = ["0", "1", "2", "3", "me.hand.size", "chosen.hand.size", "me.plays", "table", "player_count",
+             "streak", "me.hand.points", "me.score", "fewest_cards"]
+G_COLORS = ["red", "blue", "current_color", "card.color", "top.color"]
+G_CONDITIONS = ["true", "clockwise", "first_card", "me.marked", "me.hand.has(7)", "me.hand.any(card.wild)",
+                "me.hand.size > 3", "chosen.hand.size > 2", "chosen.marked",
+                "me.hand.any(card.color == current_color)", "count(each player as q where q.hand.size > 1) > 1"]
+G_SIMPLE = ["lose turn", "play again", "reverse", "choose color", "cycle color", "pass hands",
+            "pass hands counterclockwise", "shuffle hands", "choose other player", "choose player as p2",
+            "choose one of exact, missed as guess", "choose number as n", "choose kind as kk",
+            "choose number from 1 to 3 as k", "set marked", "clear marked", "add 1 to plays", "look at chosen.hand",
+            "take 1 card from chosen", "give 1 card to next at once", "give 1 card where card.wild to next",
+            "discard all red", "discard all 7", "draw until playable", "eliminate", "do punish",
+            "do bonus", "give hand to next", "exchange card with next", "swap seats with next", "score 2",
+            "draw until color red"]
+# whole actions that bind a name and read it (a choice, a reveal), possibly inside a block that rebinds it
+G_BINDING = ["choose player as p2; p2 draw 1", 'choose one of exact, missed as guess; if guess == "exact" { draw 1 }',
+             "choose number as n; each player discard all n", "choose number from 1 to 3 as k; next draw k",
+             "reveal; if revealed.wild { draw 1 }", "choose other player; chosen draw 1",
+             "choose kind as kk; discard all kk", "each player as p { p.next draw 1 }",
+             "each other as p where p.marked { draw 1 }", "each player as g give 1 card to g.next at once"]
+G_SUBJECTS = ["", "", "", "next ", "previous ", "chosen ", "next.next ", "each other ", "each player ",
+              "each other as p ", "each player as p where p.hand.size > 0 ", "dealer "]
+
+
+def _g_number(rng, depth):
+    if depth <= 0 or rng.random() < 0.5:
+        return rng.choice(G_NUMBERS)
+    pick = rng.randrange(4)
+    if pick == 0:
+        return f"({_g_number(rng, depth - 1)} {rng.choice('+-*/%')} {_g_number(rng, depth - 1)})"
+    if pick == 1:
+        return f"(if {_g_condition(rng, depth - 1)} then {_g_number(rng, depth - 1)} else {_g_number(rng, depth - 1)})"
+    if pick == 2:
+        return f"{rng.choice(['sum', 'max', 'min'])}(each {rng.choice(['other', 'player'])} as q: q.hand.size)"
+    return "me.hand.count(card.color == red)"
+
+
+def _g_condition(rng, depth, card=False):
+    if depth <= 0 or rng.random() < 0.5:
+        return rng.choice(G_CONDITIONS + (["card.kind == 7", "card.color == current_color"] if card else []))
+    pick = rng.randrange(3)
+    if pick == 0:
+        return f"{_g_number(rng, depth - 1)} {rng.choice(['==', '!=', '<', '>=', '>'])} {_g_number(rng, depth - 1)}"
+    if pick == 1:
+        return f"({_g_condition(rng, depth - 1, card)} {rng.choice(['and', 'or'])} {_g_condition(rng, depth - 1, card)})"
+    return f"not {_g_condition(rng, depth - 1, card)}"
+
+
+def _g_actions(rng, depth, most=3, card=False, rule=None, level=0) -> str:
+    """Actions: `card` where a card is played (attacks, `card`), `rule` the named rule being
+    written (it does not do itself), `level` how deep in named loops (each has its own name)."""
+    out = []
+    for _ in range(rng.randint(1, most)):
+        loop = f"l{level}"
+        subject = re.sub(r"\bp\b", loop, rng.choice(G_SUBJECTS))
+        named = f" as {loop} " in subject
+        pick = rng.randrange(11) if depth > 0 else rng.choice([5, 6, 7, 8, 9, 10])
+        inner = lambda: _g_actions(rng, depth - 1, 2, card, rule, level + 1)       # noqa: E731
+        if pick == 0:
+            out.append(f"{subject}if {_g_condition(rng, 1, card)} {{ {inner()} }} else {{ {inner()} }}")
+        elif pick == 1:
+            out.append(f"{subject}{{ {inner()}{f'; {loop}.next draw 1' if named else ''} }}")
+        elif pick == 2:
+            out.append(f"{subject}chance coin {{ heads weight {rng.choice(['1', '2', 'me.hand.size'])} {{ {inner()} }} "
+                       "tails {} }")
+        elif pick == 3:
+            out.append(f"{subject}perform dance chance 0.5 {{ {inner()} }} else {{ draw 1 }}")
+        elif pick == 4 and card:
+            out.append(f"attack {rng.choice(['next', 'previous', 'chosen'])} penalty 2 {{ {inner()} }}")
+        elif pick in (4, 5):
+            out.append(f"{subject}draw {_g_number(rng, 1)}")
+        elif pick == 6:
+            out.append(f"{subject}set table to {_g_number(rng, 1)}")
+        elif pick == 7:
+            out.append(f"{subject}swap hands with {rng.choice(G_PLAYERS)}")
+        elif pick == 8:
+            out.append(re.sub(r"\b([pg])\b", lambda m: f"{m.group(1)}{level}", rng.choice(G_BINDING)))
+        else:
+            action = rng.choice(G_SIMPLE)
+            if rule is not None and action == f"do {rule}":
+                action = "draw 1"
+            out.append(subject + action)
+    return "; ".join(out)
+
+
+def _g_chosen(rng, text: str) -> str:
+    """`chosen` is bound by a choice at the start of the list, or not used."""
+    if "chosen" not in text:
+        return text
+    if rng.random() < 0.7:
+        return "choose other player; " + text
+    return text.replace("choose other player; chosen", "choose other player; next").replace("chosen", "next")
+
+
+def grammar_rulebook(rng: random.Random) -> str:
+    """A rulebook over classic from the language's constructs at random (valid or not): cards with
+    nested blocks under subjects and loops, choices that rebind names inside blocks, named rules,
+    triggers of every event, reactions, counters and flags, settings, places and teams."""
+    settings = rng.sample(["remove scoring target", "turn { cap 300 turns }", "scoring { each scores own hand rounds 2 }",
+                           "jump in", "scoring { places 2 }", "teams of 2, partners opposite",
+                           "scoring { next leader winner rounds 2 }"],
+                          rng.randint(0, 2))
+    lines = ["rulebook fuzz", "extends classic"] + (["players 4..4"] if "teams of 2, partners opposite" in settings else []) + [
+             "counter plays per player", "counter table", "flag marked per player reset after next turn",
+             f"rule punish: {_g_chosen(rng, _g_actions(rng, 1, 2, rule='punish'))}",
+             f"rule bonus: {_g_chosen(rng, _g_actions(rng, 0, 2, rule='bonus'))}"]
+    for name in ("boom", "zap")[:rng.randint(0, 2)]:
+        category = rng.choice(["wild", "action"])
+        points = _g_number(rng, 1).replace("chosen", "next") if rng.random() < 0.15 else rng.choice(["20", "50", "0"])
+        body = [category, f"points {points}"]
+        if rng.random() < 0.4:
+            body.append(f"playable when {_g_condition(rng, 1, True).replace('chosen', 'next')}")
+        body.append("on play: " + _g_chosen(rng, _g_actions(rng, 2, card=True)))
+        lines.append(f"card {name} {{ " + " ; ".join(body) + " }")
+        lines.append(f"deck {{ {'2 × ' + name if category == 'wild' else 'per color: 1 × ' + name} }}")
+    for _ in range(rng.randint(0, 3)):
+        event = rng.choice(["play", "draw", "turn_start", "round_start", "round_end", "play of 7", "play of skip"])
+        card = event.startswith(("play", "draw"))
+        condition = f" if {_g_condition(rng, 1, card).replace('chosen', 'next')}" if rng.random() < 0.5 else ""
+        lines.append(f"on {event}{condition}: " + _g_chosen(rng, _g_actions(rng, 1, card=card)))
+    if rng.random() < 0.4:
+        lines.append(f"react to {rng.choice(['draw_two', 'skip, reverse'])} with "
+                     f"{rng.choice(['draw_two', '0..3', 'any number', 'any action'])}: "
+                     + _g_chosen(rng, _g_actions(rng, 0, 2, card=True)) + "; pass attack to next")
+    lines += settings
+    return "\n".join(lines) + "\n"

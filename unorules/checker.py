@@ -237,9 +237,12 @@ class Checker(ExprTypes):
             seen.add(effect["event"])
             self.actions(effect["actions"], self.scope(card=True, turn_player=bool(card.get("at_any_time"))),
                          effect["event"])
-        for key in ("points",):
-            if key in card:
-                self.expect(card[key], "number", self.scope(card=True))
+        if "points" in card:
+            self.expect(card["points"], "number", self.scope(card=True))
+            if _reads_points(card["points"]):
+                self.error("U0701", "a card's points that read a hand's points never end: the hand holds cards "
+                           "whose points read it again", card["points"], None, "reads `.points`",
+                           "count the hand some other way: `me.hand.size`, or `me.hand.count(...)`")
         for key in ("playable_when", "legal_when"):
             if key in card:
                 self.expect(card[key], "bool", self.scope(card=True))
@@ -524,6 +527,19 @@ class Checker(ExprTypes):
                 or name in self.options or name in self.counters or name in scope:
             self.error("U0202", f"`{name}` already has a meaning", node, key, "taken",
                        f"choose another name for {what}")
+
+def _reads_points(e) -> bool:
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            if n.get("kind") == "attr" and n.get("name") == "points":
+                return True
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+    return False
+
 
 def _stem(file):
     from pathlib import Path

@@ -166,7 +166,7 @@ class TurnFlow:
         self.triggers("round_start", {"me": "dealer", "@who": "dealer"})
         # the first card
         with src.block("while True:"):
-            with self.refill():
+            with self.refill(), src.from_rule(self.rules.deck_where):
                 src("raise RuleRuntimeError(NO_FIRST_CARD)")
             self.take("card")
             src("discard.append(card)")

@@ -91,6 +91,7 @@ class Compiled:
     plain_match: list[bool] = field(default_factory=list)   # kind -> playable by matching alone (no rule)
     wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
     counters: list[dict] = field(default_factory=list)      # counter and flag declarations
+    deck_where: str | None = None         # file:line:col of the deck: where a round that runs out of cards points
     compiler: object = field(default=None, repr=False, compare=False)   # the Compiler that made these (codegen)
 
 
@@ -226,6 +227,7 @@ class Compiler:
             jump_in=None if jump is None else (self.expr(jump["when"]) if "when" in jump else _identical_to_top),
             jump_in_of_faces=jump is not None and ("when" not in jump or self.of_faces(jump["when"], ("card", "top"))),
             options=dict(self.option_values), ir=ir,
+            deck_where=self.where(ir["deck"][0]) if ir.get("deck") else self.rb.name,
             fused_color=[_starts_with_own_color_choice(c) for c in ir.get("cards", [])],
             plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
             wild_kind=[k.wild for k in kinds], counters=list(ir.get("counters", [])),

@@ -91,7 +91,7 @@ def turn_up(s: State, i: int = 0):
     if s.several_piles:
         s.use_pile(i)
     if not s.draw_pile and not s.reshuffle():
-        raise RuleRuntimeError("there is no card to turn up")
+        raise RuleRuntimeError("there is no card to turn up", s.rules.deck_where)
     card = s.draw_pile.pop()
     s.discard.append(card)
     s.color = s.ccolor[card]
