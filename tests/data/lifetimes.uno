@@ -15,9 +15,31 @@ rule mark:
   next add 1 to this_round
   next add 1 to kept
 
-card mark_plain { wild points 50 on play: choose color; do mark }
-card mark_skip { wild points 50 on play: choose color; do mark; next lose turn }
-card mark_out { wild points 50 on play: choose color; do mark; next eliminate }
+card mark_plain {
+  wild
+  points 50
+  on play:
+    choose color
+    do mark
+}
+
+card mark_skip {
+  wild
+  points 50
+  on play:
+    choose color
+    do mark
+    next lose turn
+}
+
+card mark_out {
+  wild
+  points 50
+  on play:
+    choose color
+    do mark
+    next eliminate
+}
 
 deck {
   2 × mark_plain

@@ -1,5 +1,7 @@
 module ring "Every player passes a card of their choice to their next player"
+
 for official
+
 card wild_customizable {
   on play:
     choose color

@@ -9,5 +9,7 @@ counter plays_seen
 counter draws_seen
 
 on play of draw_two: add 1 to plays_seen
+
 on draw: add 1 to draws_seen
+
 on turn_start if plays_seen > 9 or draws_seen > 9: draw 1
