@@ -32,6 +32,9 @@ from .codegen_windows import OutOfTurn
 COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices the code makes inline (agents.py)
 
 
+MAX_LINES = 20_000      # generated source longer than this runs on the engine instead
+
+
 class Source:
     """Lines of Python with their indentation, and the rule each line comes from."""
 
@@ -52,6 +55,8 @@ class Source:
         self.branch.pop(self.depth, None)
         self.lines.append("    " * self.depth + text)
         self.where.append(self.rule)
+        if len(self.lines) > MAX_LINES:        # rules whose blocks are copied into each path (attacks in attacks)
+            raise NotCovered(f"rules that make more than {MAX_LINES:,} lines of code")
 
     @contextmanager
     def block(self, header: str):

@@ -21,7 +21,26 @@ MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands", "swap_seats", "disca
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
 
 
+MAX_INLINED = 2000          # actions a named rule may expand to, its `do`s inlined (rules that do the next twice)
+
+
 class RuleActions:
+    def expanded_size(self, name: str, memo: dict | None = None) -> int:
+        """How many actions named rule `name` becomes with every `do` in it inlined (capped)."""
+        memo = self.__dict__.setdefault("_expanded", {}) if memo is None else memo
+        if name not in memo:
+            memo[name] = MAX_INLINED + 1            # a cycle (refused by the checker) counts as too large
+            from .ir import walk
+            body = next(r["actions"] for r in self.rules.ir.get("rules", []) if r["name"] == name)
+            size = 0
+            for a in walk(body):
+                size += 1 + (self.expanded_size(a["rule"], memo) if a["kind"] == "do" else 0)
+                if size > MAX_INLINED:
+                    break
+            memo[name] = size
+        return memo[name]
+
+
     def actions(self, actions, scope):
         """A list of actions: a scope of its own, so that a name a block binds (`chosen`,
         `revealed`, `choose ... as`) is not seen after the block, as in the engine."""
@@ -131,6 +150,8 @@ class RuleActions:
             name = a["rule"]
             if name in self.doing:
                 raise NotCovered("a named rule that does itself")
+            if self.expanded_size(name) > MAX_INLINED:
+                raise NotCovered(f"a named rule that expands to more than {MAX_INLINED:,} actions when inlined")
             body = next(r["actions"] for r in self.rules.ir.get("rules", []) if r["name"] == name)
             self.doing.append(name)
             self.actions(body, scope)

@@ -112,9 +112,30 @@ def parse_text(text: str, file: str) -> Parsed:
         return Parsed(file, text, ir, spans, [])
     if suffix in (".uno", "") or file == "<input>":
         ir, spans, problems = parse_uno(text, file)
+        _check_ir_depth(ir, spans, file, text)
         return Parsed(file, text, ir, spans, problems)
     raise RulebookError([Diagnostic("U0004", f"unknown file type `{suffix}`", file,
                                     help="rulebooks end in .uno, .yaml, .yml or .json")])
+
+
+MAX_IR_DEPTH = 100        # the IR's nesting (dicts and lists) that every later stage handles
+
+
+def _check_ir_depth(ir, spans: Spans, file: str, text: str):
+    """Refuse IR nested deeper than MAX_IR_DEPTH (a sum of a hundred terms is a tree that deep), which
+    the schema, the checker, the compiler, explain and the code generator all walk recursively."""
+    stack = [(ir, 1, None)]
+    while stack:
+        node, depth, located = stack.pop()
+        here = spans.at(node) if isinstance(node, dict) else None
+        located = here or located
+        if depth > MAX_IR_DEPTH:
+            raise RulebookError([Diagnostic("U0003", f"an expression or rule is nested more than {MAX_IR_DEPTH} deep",
+                                            file, located, "too deep",
+                                            "split it: a long sum can be a counter added to step by step")],
+                                {file: text})
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        stack.extend((c, depth + 1, located) for c in children if isinstance(c, (dict, list)))
 
 
 def parse_file(path: Path, file: str | None = None) -> Parsed:

@@ -21,6 +21,7 @@ from .views import StateViews
 CHANCE = -1
 TERMINAL = -2
 MAX_TRIGGER_DEPTH = 32
+MAX_STEPS = 200_000         # the engine's steps between two decisions: more is a rule that runs away
 
 
 # State's lists that hold only numbers or immutable tuples, and lists of such lists (clone)
@@ -311,9 +312,14 @@ class State(Table, StateViews, StateSpaces):
 
     def run(self):
         ag = self.agenda
+        steps = 0
         try:
             while self.decision is None and ag and not self.terminal:
                 f = ag.pop()
+                steps += 1
+                if steps > MAX_STEPS:        # named rules that each do the next twice, loops in loops
+                    raise RuleRuntimeError(f"one play ran more than {MAX_STEPS:,} steps of rules without a decision",
+                                           getattr(f[0], "where", None))
                 if len(f) == 2:
                     f[0](self, f[1])              # most frames: a rule action and its env
                 else:
