@@ -568,3 +568,18 @@ def test_the_trigger_depth_cap_names_the_rule(tmp_path):
         assert e.where == f"{path}:3:1" and "more than" in str(e)
         return
     assert s.outcome == "error" and s.error.where == f"{path}:3:1", s.error
+
+
+def test_a_game_stops_as_stalled_after_its_total_turns_in_both_runners(monkeypatch):
+    """Rounds are capped in turns, and so is a whole game over all its rounds (MAX_GAME_TURNS,
+    here made small): a match of many long rounds ends `stalled` there, the same in both."""
+    import unorules.codegen_turns as codegen_turns
+    import unorules.turns as turns
+    monkeypatch.setattr(turns, "MAX_GAME_TURNS", 60)
+    monkeypatch.setattr(codegen_turns, "MAX_GAME_TURNS", 60)
+    spec = RunSpec("official", players=4, agents=("random_play",), rounds="match")
+    same_games(spec, games=6)
+    game = make_game(spec, log_events=True)
+    for i in range(6):
+        s = play_one(game, spec, i)
+        assert s.outcome == "stalled" and s.game_turns <= 61

@@ -6,7 +6,7 @@ cards to deal), named rules that do themselves, conflicting rule modules.
 """
 from __future__ import annotations
 
-from .errors import Diagnostic, did_you_mean
+from .errors import MAX_VALUE, Diagnostic, did_you_mean
 from .expr_types import ExprTypes, _a
 from .ir import constant, kind_names, literal_value, may_be_fraction, probability_options, sides_of, walk as _walk
 from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
@@ -14,6 +14,7 @@ from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED
 DEFAULT_PLAYERS = (2, 10)
 DEFAULT_HAND = 7
 WHOLE_NUMBERS = {"draw": "count", "give": "count", "take": "count", "attack": "penalty", "add_penalty": "amount"}
+MAX_ERRORS = 300           # a file with more is not checked further (each costs, and nobody reads past them)
 MAX_DECK = 5000           # cards in one box; more is refused (memory and time stay bounded)
 
 
@@ -23,12 +24,18 @@ def option_problem(name: str, value, declared, probability: bool) -> str | None:
         return "true or false" if isinstance(v, bool) else "a number" if isinstance(v, (int, float)) else "text"
     if type_of(value) != type_of(declared):
         return f"option `{name}` takes {type_of(declared)} (its declared value is {declared!r}), not {value!r}"
+    if type_of(value) == "a number" and (value != value or not -MAX_VALUE <= value <= MAX_VALUE):
+        return f"option `{name}` takes a number within ±{MAX_VALUE:,}, not {value!r}"
     if isinstance(declared, int) and not isinstance(declared, bool) and isinstance(value, float) \
             and not value.is_integer():
         return f"option `{name}` takes a whole number (its declared value is {declared!r}), not {value!r}"
     if probability and not 0 <= value <= 1:
         return f"option `{name}` is a chance: it must lie between 0 and 1, not {value!r}"
     return None
+
+
+class _TooMany(Exception):
+    pass
 
 
 class Checker(ExprTypes):
@@ -51,9 +58,20 @@ class Checker(ExprTypes):
         if span is None and key is not None:
             file, span = self.rb.where(node)
         self.out.append(Diagnostic(code, message, file, span, label, help))
+        if len(self.out) >= MAX_ERRORS:
+            raise _TooMany
 
     # -----------------------------------------------------------------------------------------
     def run(self) -> list[Diagnostic]:
+        try:
+            return self._run()
+        except _TooMany:
+            last = self.out[-1]
+            self.out.append(Diagnostic(last.code, f"checking stopped after {MAX_ERRORS} errors: fix these first",
+                                       last.file, last.span, help="the rest of the file was not checked"))
+            return self.out
+
+    def _run(self) -> list[Diagnostic]:
         ir = self.ir
         if ir.get("colors") and ir.get("sides"):
             self.error("U0401", "give either `colors` or `side ... colors`, not both", ir, "colors",

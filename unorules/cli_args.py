@@ -19,13 +19,12 @@ def agent_names(agents: str) -> tuple[str, ...]:
         if a in AGENTS:
             continue
         if a == "ismcts" or a.startswith("ismcts:"):
-            budget = a.partition(":")[2]
+            from .search import search_budget
             try:
-                if budget and not (float(budget[:-1]) > 0 if budget.endswith("s") else int(budget) > 0):
-                    raise ValueError
-            except ValueError:
-                raise click.BadParameter(f"`{a}`: the budget is a number of determinizations (`ismcts:20`) or of seconds "
-                                         "(`ismcts:0.2s`)", param_hint="--agents") from None
+                search_budget(a)
+            except ValueError as e:
+                raise click.BadParameter(f"`{a[:40]}`: the budget is a number of determinizations (`ismcts:20`) or of "
+                                         f"seconds (`ismcts:0.2s`) ({e})", param_hint="--agents") from None
             continue
         raise click.BadParameter(f"unknown agent `{a}`; agents: {known}", param_hint="--agents")
     return names

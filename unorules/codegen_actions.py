@@ -308,7 +308,7 @@ class RuleActions:
             value = f"{slot} + {x.expr(a['amount'], scope)}"
         else:
             value = "False" if c["kind"] == "flag" else "0"
-        src(f"v = {value}")
+        src(f"v = BOUNDED({value}, {self.text('`' + c['name'] + '`')})" if k != "clear_counter" else f"v = {value}")
         src(f"{slot} = v")
         if per_player:
             src(f"set{var}[{p}] = tserial")

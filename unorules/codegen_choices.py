@@ -65,9 +65,10 @@ class RuleChoices:
     def chance(self, a, scope):
         """A chance node of named outcomes (primitives.act_chance), drawn as random.choices draws."""
         src, x = self.src, self.x
-        weights = ", ".join(f"max(0.0, float({x.expr(o['weight'], scope)}))" if "weight" in o else "1.0"
+        weights = ", ".join(f"float({x.expr(o['weight'], scope)})" if "weight" in o else "1.0"
                             for o in a["outcomes"])
-        src(f"j = CHANCE_PICK([{weights}], rnd, {self.text(a['name'])})")
+        outcomes = ", ".join(self.text(o["name"]) for o in a["outcomes"])
+        src(f"j = CHANCE_PICK([{weights}], rnd, {self.text(a['name'])}, ({outcomes},))")
         for i, o in enumerate(a["outcomes"]):
             with src.block(f"{'if' if i == 0 else 'elif'} j == {literal(i)}:"):
                 src(f"if log is not None: EV_CHANCE(log, round_no, {self.text(a['name'])}, {self.text(o['name'])})")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .codegen_actions import WHY_DRAW, WHY_UNTIL_PLAYABLE
 from .codegen_expr import literal
 from .rounds import MAX_ROUNDS
+from .state import MAX_GAME_TURNS
 
 REASON_WIN, REASON_STALLED, REASON_ROUND_CAP = 0, 1, 2      # EV_ROUND_END's and EV_GAME_END's codes
 OUTCOME_WIN, OUTCOME_STALLED = 0, 1
@@ -78,6 +79,7 @@ class TurnFlow:
         src("drawn = plays = reshuffles = decisions = turn_decisions = challenges = challenges_won = catches = 0")
         src("exposed = []")
         src("tserial = 0")
+        src("game_turns = 0")
         src("lastturn = [-1] * N")
         for c in self.rules.counters:
             self.reset_counter(c)
@@ -203,8 +205,9 @@ class TurnFlow:
                         src("guard += 1")
             src("current = p")
             src("turns += 1")
-            with src.block(f"if turns > {literal(self.game.turn_cap)}:"):
-                src(f"turns = {literal(self.game.turn_cap)}")
+            src("game_turns += 1")
+            with src.block(f"if turns > {literal(self.game.turn_cap)} or game_turns > {literal(MAX_GAME_TURNS)}:"):
+                src("turns -= 1")                 # turns.begin_turn: the turns actually played
                 src("stalled = True")
                 src("break")
             if self.decl:

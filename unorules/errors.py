@@ -87,11 +87,14 @@ class Diagnostic:
         s = self.span
         return (self.file or "", s.line if s else 0, s.column if s else 0, self.code)
 
-    def render(self, text: str | None = None) -> str:
+    def render(self, text: str | None = None, src_lines: list[str] | None = None) -> str:
+        """The diagnostic as a compiler prints it; `src_lines` (the file's lines, split once by
+        the caller) spares splitting `text` again for each of many diagnostics."""
         head = f"{self.location()}: {self.severity}[{self.code}]: {self.message}"
         lines = [head]
-        if self.span and text is not None:
+        if self.span and src_lines is None and text is not None:
             src_lines = text.splitlines()
+        if self.span and src_lines is not None:
             if 0 < self.span.line <= len(src_lines):
                 src = src_lines[self.span.line - 1]
                 if len(src) > 200:                       # never print a megabyte line
@@ -131,12 +134,30 @@ class Diagnostic:
         return d
 
 
+# Python errors a rule can cause while it runs (a value out of range, a number too large to count
+# with): both runners report them as the rule's runtime error, at the rule.
+RULE_FAILURES = (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError, OverflowError)
+MAX_VALUE = 1_000_000_000          # a counter's value, an option's: within ±MAX_VALUE, like a literal
+
+
+def bounded(value, what: str):
+    """`value` if it is a truth value or a finite number within ±MAX_VALUE; else a rule error."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if value != value or not -MAX_VALUE <= value <= MAX_VALUE:
+        raise RuleRuntimeError(f"{what} would be {value!r}: values lie within ±{MAX_VALUE:,}")
+    return value
+
+
 class UnorulesError(Exception):
     """Base of every error the library raises for bad input."""
 
 
 def errors_of(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diagnostics if d.severity == "error"]
+
+
+MAX_SHOWN = 200            # diagnostics printed in full; the rest are counted
 
 
 class RulebookError(UnorulesError):
@@ -148,8 +169,19 @@ class RulebookError(UnorulesError):
         self.texts = dict(texts or {})
         super().__init__("\n".join(f"{d.location()}: {d.message}" for d in self.diagnostics) or "invalid input")
 
-    def render(self) -> str:
-        return "\n\n".join(d.render(self.texts.get(d.file)) for d in self.diagnostics)
+    def render(self, limit: int = MAX_SHOWN) -> str:
+        """Every diagnostic (the first `limit`, then how many more), each file's text split once."""
+        split: dict[str | None, list[str] | None] = {}
+        out = []
+        for d in self.diagnostics[:limit]:
+            if d.file not in split:
+                text = self.texts.get(d.file)
+                split[d.file] = text.splitlines() if text is not None else None
+            out.append(d.render(src_lines=split[d.file]))
+        rest = len(self.diagnostics) - limit
+        if rest > 0:
+            out.append(f"... and {rest:,} more (the first {limit} are shown; `--format json` lists them all)")
+        return "\n\n".join(out)
 
     def __reduce__(self):                 # survives a process pool
         return (RulebookError, (self.diagnostics, self.texts))
@@ -170,8 +202,15 @@ class IllegalAction(UnorulesError):
     """An action that is not legal in the current state (scripted play, the Python API)."""
 
 
+MAX_CANDIDATES = 300       # names did_you_mean compares with (each comparison costs; files may declare thousands)
+
+
 def did_you_mean(name: str, candidates, what: str = "") -> str | None:
-    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
+    name = str(name)[:200]
+    pool = [str(c) for c in candidates]
+    if len(pool) > MAX_CANDIDATES:      # the likeliest: the same first letter, then the nearest length
+        pool = sorted(pool, key=lambda c: (c[:1] != name[:1], abs(len(c) - len(name))))[:MAX_CANDIDATES]
+    close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
     if close:
         return f"did you mean `{close[0]}`?"
     return None

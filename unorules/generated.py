@@ -17,12 +17,11 @@ import traceback
 from .codegen import generate, option_groups
 from .compiler import NO_COLOR
 from .primitives import MAX_CHOICES
-from .errors import RuleRuntimeError
+from .errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
 from .state import DRAW, KEEP, Action
 from .table import MATCH_ANY, MATCH_RULE, MAX_DRAW
 
 AGENT_CODES = {"random": 0, "random_play": 1, "greedy": 2}     # the seats' agents, as generated code knows them
-RULE_FAILURES = (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError)
 WHY = ("draw", "until_playable", "until_color")
 REASONS = ("win", "stalled", "round cap")
 OUTCOMES = ("win", "stalled")
@@ -108,7 +107,11 @@ def extreme(pairs, most: bool):
 def chance_pick(texts):
     """The outcome random.choices picks with the engine's chance node: weights normalised to
     probabilities, one draw from the game's generator (primitives.act_chance, play_one)."""
-    def pick(weights, rnd, name):
+    def pick(weights, rnd, name, outcomes=()):
+        for i, w in enumerate(weights):
+            if not 0 <= w <= MAX_VALUE:          # primitives.act_chance
+                raise RuleRuntimeError(f"chance `{texts[name]}`: outcome `{texts[outcomes[i]]}` has a weight of {w!r}, "
+                                       "and a weight is a number from 0 up")
         total = sum(weights)
         if total <= 0:
             raise RuleRuntimeError(f"chance `{texts[name]}` has no outcome with a positive weight")
@@ -216,6 +219,7 @@ def tables(game, program, counted: bool = False) -> dict:
         "COLOR_OPTS": [Action("color", c) for c in r.side_colors[0]], "NCOLORS": len(r.side_colors[0]),
         "SIDE_COLORS": r.side_colors[0], "NO_COLOR": NO_COLOR, "DRAW": DRAW, "KEEP": KEEP, "MAX_DRAW": MAX_DRAW,
         "RuleRuntimeError": RuleRuntimeError, "RULE_FAILURES": RULE_FAILURES, "RULE_FAILED": program.rule_failed,
+        "BOUNDED": lambda value, what: bounded(value, program.texts[what]),
         "RULE_WHERE": program.rule_where, "CHANCE_PICK": chance_pick(program.texts),
         "NOT_A_COLOR": lambda c: f"`{colors[c]}` is not a color of the side in play (`{r.sides[0]}`)",
         "NO_FIRST_CARD": "there is no card to turn up", "DIVIDE": divide,

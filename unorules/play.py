@@ -238,7 +238,7 @@ def _choose_line(read, write, count) -> int:
         line = read(prompt).strip().lower()
         if line in ("q", "quit", "exit"):
             raise Quit()
-        if line.isascii() and line.isdigit() and 1 <= int(line) <= count:
+        if line.isascii() and line.isdigit() and len(line) <= 9 and 1 <= int(line) <= count:   # int() of 4,300 digits fails
             return int(line) - 1
         write(f"Please type a number from 1 to {count}." if count > 1 else "Please type 1.")
 

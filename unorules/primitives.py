@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .attacks import attack_window
 from .compiler import NO_COLOR
-from .errors import RuleRuntimeError
+from .errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
 from .expr_impl import RELATIVE_TO
 from .state import MAX_DRAW, Action, Attack
 
@@ -48,7 +48,7 @@ def bind(impl, who, where, ex, per_subject=False, loop_name=None, loop=False, **
                     s.agenda.append((_run_for, impl, e, p, ex, kw, where))
         except RuleRuntimeError as e:
             raise RuleRuntimeError(e.args[0].split(": ", 1)[-1] if e.where else e.args[0], e.where or where) from None
-        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as e:
+        except RULE_FAILURES as e:
             raise RuleRuntimeError(f"the rule failed: {e}", where) from None
     run.where = where
     return run
@@ -59,7 +59,7 @@ def _run_for(s, impl, env, p, ex, kw, where):
         impl(s, env, p, ex, kw)
     except RuleRuntimeError:
         raise
-    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as e:
+    except RULE_FAILURES as e:
         raise RuleRuntimeError(f"the rule failed: {e}", where) from None
 
 
@@ -205,6 +205,7 @@ def act_flip(s, env, p, ex, kw):
 
 def _store(s, kw, p, value):
     name = kw["name"]
+    value = bounded(value, f"`{name}`")
     if kw["per_player"]:
         s.memory[name][p] = value
         s.set_at[name][p] = s.turn_serial
@@ -427,7 +428,11 @@ def act_if(s, env, p, ex, kw):
 
 def act_chance(s, env, p, ex, kw):
     outs = kw["outcomes"]
-    weights = [max(0.0, float(w(s, env))) for _, w, _ in outs]
+    weights = [float(w(s, env)) for _, w, _ in outs]
+    for (outcome, _, _), w in zip(outs, weights):
+        if not 0 <= w <= MAX_VALUE:          # an option used as a weight (`1 - cut_chance`) is checked here
+            raise RuleRuntimeError(f"chance `{kw['name']}`: outcome `{outcome}` has a weight of {w!r}, "
+                                   "and a weight is a number from 0 up")
     total = sum(weights)
     if total <= 0:
         raise RuleRuntimeError(f"chance `{kw['name']}` has no outcome with a positive weight")

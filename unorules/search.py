@@ -156,9 +156,29 @@ class ISMCTSAgent(Agent):
         return legal[0]
 
 
+MAX_DETERMINIZATIONS = 100_000     # a decision's budget: at most this many determinizations,
+MAX_SECONDS = 600.0                # or this many seconds
+
+
+def search_budget(name: str) -> dict:
+    """The budget of `ismcts`, `ismcts:DETERMINIZATIONS` or `ismcts:SECONDSs` (e.g. `ismcts:0.2s`),
+    as ISMCTSAgent's keyword; raises ValueError for one that is not a positive, bounded number."""
+    _, _, budget = name.partition(":")
+    if not budget:
+        return {"determinizations": DEFAULT_DETERMINIZATIONS}
+    if len(budget) > 20:
+        raise ValueError(f"the search budget `{budget[:20]}...` is too long")
+    if budget.endswith("s"):
+        seconds = float(budget[:-1])
+        if not 0 < seconds <= MAX_SECONDS:         # also refuses inf and nan
+            raise ValueError(f"a search budget of {budget}: seconds lie above 0 and at most {MAX_SECONDS:g}")
+        return {"seconds": seconds}
+    n = int(budget)
+    if not 0 < n <= MAX_DETERMINIZATIONS:
+        raise ValueError(f"a search budget of {budget} determinizations: from 1 to {MAX_DETERMINIZATIONS:,}")
+    return {"determinizations": n}
+
+
 def make_search_agent(name: str, rng):
     """`ismcts`, `ismcts:DETERMINIZATIONS` or `ismcts:SECONDSs` (e.g. `ismcts:0.2s`)."""
-    _, _, budget = name.partition(":")
-    if budget.endswith("s"):
-        return ISMCTSAgent(rng, seconds=float(budget[:-1]))
-    return ISMCTSAgent(rng, determinizations=int(budget) if budget else DEFAULT_DETERMINIZATIONS)
+    return ISMCTSAgent(rng, **search_budget(name))

@@ -21,6 +21,7 @@ from .views import StateViews
 CHANCE = -1
 TERMINAL = -2
 MAX_TRIGGER_DEPTH = 32
+MAX_GAME_TURNS = 1_000_000  # turns in one game, over all its rounds: a longer game is `stalled`
 MAX_STEPS = 200_000         # the engine's steps between two decisions: more is a rule that runs away
 
 
@@ -190,6 +191,7 @@ class State(Table, StateViews, StateSpaces):
         self.redraw = False
         self.round = 0
         self.turns = 0
+        self.game_turns = 0           # over all the game's rounds (MAX_GAME_TURNS)
         self.depth = 0
         self.round_winner = None
         self.winner = None

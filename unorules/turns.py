@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .primitives import _draw_until
 from .rounds import MAX_ROUNDS, begin_round, deal, end_round, match_over, turn_up  # noqa: F401 (re-exported)
-from .state import DRAW, KEEP, Action, Decision, State
+from .state import DRAW, KEEP, MAX_GAME_TURNS, Action, Decision, State
 
 
 def advance(s: State):
@@ -37,10 +37,11 @@ def advance(s: State):
 def begin_turn(s: State, p):
     s.current = p
     s.turns += 1
+    s.game_turns += 1
     s.turn_draws = 0
     game = s.game
-    if s.turns > game.turn_cap:
-        s.turns = game.turn_cap          # the turns actually played
+    if s.turns > game.turn_cap or s.game_turns > MAX_GAME_TURNS:
+        s.turns -= 1                     # the turns actually played
         end_round(s, None, "stalled")
         return
     if s.exposed:
