@@ -46,8 +46,28 @@ def Game(rulebook, players: int = 4, *, rounds: str = "rulebook", log_events: bo
 def simulate(source, games: int = 1000, players: int = 4, *, seed: int = 0, agents=("greedy",),
              rounds: str = "rulebook", workers: int = 1, include=(), with_=(), options=None,
              perform_chance=None, events=None) -> dict:
-    """Simulate games and return the summary as a dict (the same as `unorules simulate --json`)."""
+    """Simulate games and return the summary as a dict (the same as `unorules simulate --json`).
+    Raises ValueError naming an argument of the wrong type or out of range."""
     from .simulation import RunSpec, simulate as _simulate
+    games, players = _whole("games", games, 1, 10 ** 9), _whole("players", players, 1, 1000)
+    seed, workers = _whole("seed", seed, 0, 2 ** 63 - 1), _whole("workers", workers, 1, 1024)
+    if rounds not in ("rulebook", "single", "match"):
+        raise ValueError(f"`rounds` is \"rulebook\", \"single\" or \"match\", not {rounds!r}")
+    if isinstance(agents, str) or not all(isinstance(a, str) for a in agents):
+        raise ValueError(f"`agents` is a sequence of agent names, not {agents!r}")
+    if perform_chance is not None and not (isinstance(perform_chance, (int, float)) and 0 <= perform_chance <= 1):
+        raise ValueError(f"`perform_chance` is a chance from 0 to 1, not {perform_chance!r}")
     spec = RunSpec(str(source), tuple(include), tuple(str(w) for w in with_), (), players, seed, tuple(agents),
                    rounds, tuple((options or {}).items()), perform_chance)
     return _simulate(spec, games, workers, events).as_dict(players)
+
+
+def _whole(name: str, value, low: int, high: int) -> int:
+    import operator
+    try:
+        number = operator.index(value)             # a whole number (numpy's too), never a bool
+    except TypeError:
+        number = None
+    if number is None or isinstance(value, bool) or not low <= number <= high:
+        raise ValueError(f"`{name}` is a whole number from {low} to {high:,}, not {value!r}")
+    return number

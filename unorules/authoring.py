@@ -31,12 +31,17 @@ card {name} {{
 {deck}'''
 
 
+MAX_NAME = 64          # a card name `new card` takes: it is also the file's name
+
+
 def new_card(name: str, base: str = "official", file: str | None = None, existing: set[str] = frozenset()) -> str:
     """The text of a commented starting file for card `name` that validates as it is. A name the
     base rulebook already has (such as its blank customizable card) gets a file that gives that
     card a new rule; another name gets a new card with its count in the deck."""
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-        raise ValueError(f"`{name}` is not a valid card name: use lower-case letters, digits and `_`")
+        raise ValueError(f"`{name[:60]}` is not a valid card name: use lower-case letters, digits and `_`")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a card name of {len(name)} characters: at most {MAX_NAME} (it names the file too)")
     override = name in existing
     what = name.replace("_", " ")
     return CARD_TEMPLATE.format(

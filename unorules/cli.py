@@ -144,7 +144,11 @@ def new_card_cmd(name, base, output, to_stdout, force):
     if to_stdout:
         echo(text, nl=False)
         return
-    if target.exists() and not force:
+    try:
+        exists = target.exists()
+    except OSError as e:
+        raise click.BadParameter(f"cannot write `{str(target)[:200]}`: {e.strerror or e}", param_hint="-o/--output")
+    if exists and not force:
         raise click.UsageError(f"`{target}` exists; use --force to overwrite it, or -o another file")
     _write_output(target, text, "-o/--output")
     echo(f"wrote {target}: check it with `unorules validate {base} --with {target}`")
@@ -317,6 +321,25 @@ def _writable(path, param):
         raise click.BadParameter(f"cannot write `{path}`: {e.strerror or e}", param_hint=param) from None
 
 
+def _not_an_input(output, inputs, param):
+    """Refuse an output that is one of the command's own inputs: writing it would replace the file
+    the run was made from (or that it reads)."""
+    if output is None:
+        return
+    try:
+        out = Path(output).resolve()
+    except (OSError, RuntimeError):
+        return
+    for i in inputs:
+        try:
+            same = Path(i).resolve() == out
+        except (OSError, RuntimeError):
+            continue
+        if same:
+            raise click.BadParameter(f"`{output}` is one of this command's inputs: writing it would replace it; "
+                                     "choose another file", param_hint=param)
+
+
 def _require_schema(parsed):
     from .schema import schema_diagnostics
     problems = schema_diagnostics(parsed.ir, parsed.spans, parsed.file)
@@ -324,30 +347,40 @@ def _require_schema(parsed):
         _fail_render(RulebookError(problems, {parsed.file: parsed.text}))
 
 
-@cli.command(short_help="Write a rulebook's IR as YAML or JSON.")
+@cli.command(short_help="Write a rulebook's IR as YAML, JSON or .uno text.")
 @click.argument("file")
-@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json", "uno"]), default=None,
+              help="The format (default: the one the -o file's suffix names, else yaml).")
 @click.option("--resolved", is_flag=True, help="Export the merged rulebook (extends and includes applied).")
 @click.option("--include", multiple=True, help="With --resolved: add a rule module by name (repeatable).")
 @click.option("--with", "with_", multiple=True, help="With --resolved: lay a custom rule file on top.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
 @PATH_OPTION
 def export(file, fmt, resolved, include, with_, output, search):
-    """Write a rulebook's IR as YAML or JSON (the same data the .uno text denotes). With --resolved
-    the merged rulebook, which loads on its own to the same rules."""
+    """Write a rulebook's IR as YAML or JSON (the same data the .uno text denotes), or as canonical
+    .uno text. With --resolved the merged rulebook, which loads on its own to the same rules. The
+    format is the one the output's suffix names; a --format that names another is refused."""
     from .loader import load, parse_file, resolve_argument, resolved_ir
-    from .writer import json_text, reads_back, yaml_text
+    from .writer import reads_back, text_in_format
+    by_suffix = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".uno": "uno"}.get(Path(output).suffix.lower()) \
+        if output else None
+    if fmt and by_suffix and fmt != by_suffix:
+        raise click.BadParameter(f"`{output}` names {by_suffix} by its suffix, not {fmt}: it would not load as written",
+                                 param_hint="--format")
+    fmt = fmt or by_suffix or "yaml"
     try:
         path = resolve_argument(file, tuple(Path(s) for s in search))
         if resolved or include or with_:
-            ir = resolved_ir(load(path, include=tuple(include), with_=tuple(with_), search=tuple(search)))
+            rb = load(path, include=tuple(include), with_=tuple(with_), search=tuple(search))
+            ir, inputs = resolved_ir(rb), rb.paths
         else:
             parsed = parse_file(path, file)
             _require_schema(parsed)
-            ir = parsed.ir
+            ir, inputs = parsed.ir, [path]
     except RulebookError as e:
         _fail_render(e)
-    text = json_text(ir) if fmt == "json" else yaml_text(ir)
+    _not_an_input(output, inputs, "-o/--output")
+    text = text_in_format(ir, fmt)
     try:
         from .writer import canonical
         reads_back(text, fmt, canonical(ir), output or f"<{fmt}>")

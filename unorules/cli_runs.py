@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .cli import PATH_OPTION, _fail_render, _writable, cli, echo
+from .cli import PATH_OPTION, _fail_render, _not_an_input, _writable, cli, echo
 from .cli_args import agent_names, module_names, parse_options
 from .errors import RulebookError, UnorulesError
 from .summary_text import compare_table, summary_text, variant_label, variant_of
@@ -79,6 +79,9 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
     except UnorulesError as e:
         raise click.UsageError(str(e))
     _print_warnings([game])
+    inputs = game.rules.compiler.rb.paths
+    _not_an_input(events, inputs, "--events")
+    _not_an_input(report, inputs, "--report")
     used = _simulator_line(program, why)
 
     def run(spec, games, workers, events, progress=None):
@@ -95,6 +98,8 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
             summary = run(spec, games, workers, events)
     except UnorulesError as e:
         raise click.UsageError(str(e))
+    except OSError as e:                  # the events file: a full disk, a device that refuses
+        raise click.BadParameter(f"cannot write `{events}`: {e.strerror or e}", param_hint="--events") from None
     d = summary.as_dict(players)
     if not cards:
         d.pop("tracked_card", None)   # no card followed
@@ -168,6 +173,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
         except UnorulesError as e:
             raise click.UsageError(str(e))
     _print_warnings(games_made)
+    _not_an_input(report, [p for g in games_made for p in g.rules.compiler.rb.paths], "--report")
     results = []
     started = time.perf_counter()
     for spec, label in zip((a, b), labels):
@@ -284,14 +290,14 @@ def report(result, output):
     the same page their --report option writes."""
     limit = 64 * 2 ** 20
     _report_path(output)
+    _not_an_input(output, [result], "-o/--output")
     try:
         with open(result, "rb") as f:
             raw = f.read(limit + 1)
         if len(raw) > limit:
             raise ValueError(f"the file is larger than {limit:,} bytes, more than any result")
-        d = json.loads(raw.decode("utf-8"))
-        if not isinstance(d, dict) or not ("results" in d or "wins_by_seat" in d):
-            raise ValueError("it is not the JSON of `simulate --json` or `compare --json`")
+        from .result_schema import read_result
+        d = read_result(raw)
         _write_report(output, d)
     except (ValueError, UnicodeDecodeError) as e:
         raise click.UsageError(f"cannot read `{result}`: {e}")
@@ -307,7 +313,7 @@ def replay(events):
     """Rebuild every game of an events file (`simulate --events FILE`) from the run it records and
     check that each event, the deal and every draw included, comes out the same. Exit 1 on the
     first difference."""
-    from .simulation import replay as run_replay
+    from .replay import replay as run_replay
     try:
         report = run_replay(events)
     except RulebookError as e:

@@ -50,6 +50,7 @@ class Rulebook:
     warnings: list = field(default_factory=list, repr=False)     # the checker's warnings (it runs, but ...)
     file_kinds: dict = field(default_factory=dict, repr=False)   # file -> `rulebook` or `module`
     with_files: set = field(default_factory=set, repr=False)     # the files laid on top with `--with`
+    paths: list = field(default_factory=list, repr=False)        # every file read, as a Path (outputs never replace one)
 
     def where(self, node, key=None) -> tuple[str | None, Span | None]:
         return self.origins.get(id(node)), self.spans.at(node, key)
@@ -505,10 +506,34 @@ def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str 
     rulebook = Rulebook(merged["name"], merged, asm.files, asm.spans, asm.origins, asm.parts, asm.keep)
     rulebook.file_kinds = {p.file: p.ir.get("kind") for p in asm.parsed.values() if isinstance(p.ir, dict)}
     rulebook.with_files = with_files
+    rulebook.paths = [p.path for p in asm.parsed.values() if p.path is not None]
     problems = asm.diagnostics + check(rulebook)         # every error of every file at once
     if errors_of(problems):
         raise RulebookError(problems, asm.files)
     rulebook.warnings = sorted(problems, key=Diagnostic.sort_key)
+    return rulebook
+
+
+def load_resolved(text: str, file: str) -> Rulebook:
+    """A merged rulebook written whole as JSON (`export --resolved`, an events file's header) from
+    its text, validated as any file is: schema, checker. It may extend or include nothing, so no
+    other file is read."""
+    from .checker import check
+    from .schema import schema_diagnostics
+    ir, spans = parse_json(text, file)
+    problems = schema_diagnostics(ir, spans, file)
+    if not problems and (ir.get("kind") != "rulebook" or "extends" in ir or "include" in ir):
+        problems = [Diagnostic("U0602", "a merged rulebook extends and includes nothing", file, spans.at(ir),
+                               help="write it with `unorules export RULEBOOK --resolved`")]
+    if problems:
+        raise RulebookError(problems, {file: text})
+    origins: dict[int, str] = {}
+    _register(ir, file, origins)
+    rulebook = Rulebook(ir["name"], ir, {file: text}, spans, origins, [file])
+    problems = check(rulebook)
+    if errors_of(problems):
+        raise RulebookError(problems, {file: text})
+    rulebook.warnings = problems
     return rulebook
 
 

@@ -145,7 +145,7 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
     path = Path(path)
     file = str(path)
     text = read_text(path, file)
-    data, spans = parse_yaml(text, file)
+    data, spans = parse_yaml(text, file, number_keys=True)
     diags: list[Diagnostic] = []
 
     def err(msg, node, key=None, help_=None, shape=True):

@@ -36,9 +36,10 @@ class RunSpec:
     simulator: str = "auto"           # SIMULATORS: who plays the games
 
 
-def make_game(spec: RunSpec, log_events: bool = False) -> Game:
+def make_game(spec: RunSpec, log_events: bool = False, rulebook=None) -> Game:
+    """The spec's game: its rulebook loaded (or `rulebook`, already loaded) and compiled."""
     from .loader import load
-    rb = load(spec.source, include=spec.include, with_=spec.with_, search=spec.search)
+    rb = rulebook or load(spec.source, include=spec.include, with_=spec.with_, search=spec.search)
     rules = compile_rulebook(rb, dict(spec.options))
     track = frozenset(rules.kind_by_name[k] for k in spec.track if k in rules.kind_by_name)
     return Game(rules, spec.players, rounds=spec.rounds, log_events=log_events, perform_chance=spec.perform_chance,
@@ -167,7 +168,7 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
     summary = Summary()
     out = open(events_path, "w", encoding="utf-8") if events_path else None
     if out is not None:
-        out.write(json.dumps(header(spec, program)) + "\n")
+        out.write(json.dumps(header(spec, game, program)) + "\n")
     i = start
     try:
         for i in range(start, stop):
@@ -193,89 +194,22 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
     return summary
 
 
-EVENTS_VERSION = 1
+EVENTS_VERSION = 2
 
 
-def header(spec: RunSpec, program=None) -> dict:
+def header(spec: RunSpec, game: Game, program=None) -> dict:
     """The first line of an events file: the run it records, so `unorules replay` can play it again
-    (its simulator: "counted" where counted hands played it, else "engine", whose games generated
-    code plays too)."""
+    from the file alone: the merged rulebook itself (`resolved`: no path is read back), the seats,
+    seed, agents, options, and its simulator ("counted" where counted hands played it, else
+    "engine", whose games generated code plays too). `rulebook`, `include` and `with` name what
+    the run was made of, for people."""
+    from .loader import resolved_ir
     counted = program is not None and program.representation == "counted"
     return {"unorules_events": EVENTS_VERSION, "simulator": "counted" if counted else "engine",
-            "rulebook": spec.source, "include": list(spec.include),
-            "with": [str(w) for w in spec.with_], "search": [str(p) for p in spec.search], "players": spec.players,
+            "rulebook": spec.source, "include": list(spec.include), "with": [str(w) for w in spec.with_],
+            "resolved": resolved_ir(game.rules.compiler.rb), "players": spec.players,
             "seed": spec.seed, "agents": list(spec.agents), "rounds": spec.rounds, "options": dict(spec.options),
             "perform_chance": spec.perform_chance}
-
-
-@dataclass
-class Replay:
-    games: int = 0                    # games replayed, every event equal
-    events: int = 0
-    mismatch: str | None = None       # the first difference, in words
-    cut: bool = False                 # the file ends with an interruption mark
-
-
-def replay(path: str | Path) -> Replay:
-    """Play every game of an events file again from its header (rulebook, seed, agents) and check
-    that each event, the deal and every draw included, is the one the file holds."""
-    from .errors import UnorulesError
-    report = Replay()
-    with open(path, encoding="utf-8") as f:
-        first = f.readline()
-        try:
-            head = json.loads(first)
-        except ValueError:
-            head = None
-        if not isinstance(head, dict) or head.get("unorules_events") != EVENTS_VERSION:
-            raise UnorulesError(f"`{path}` is not an events file of this version (its first line names the run)")
-        spec = RunSpec(head["rulebook"], tuple(head["include"]), tuple(head["with"]), tuple(head["search"]),
-                       head["players"], head["seed"], tuple(head["agents"]), head["rounds"],
-                       tuple(head["options"].items()), head["perform_chance"])
-        game = make_game(spec, log_events=True)
-        current, expected = None, []
-        program = None
-        if head.get("simulator", "engine") == "counted":
-            program, _ = simulator_for(game, replace(spec, simulator="counted"))
-        elif head.get("simulator", "engine") != "engine":
-            raise UnorulesError(f"`{path}` names a simulator this version does not know: {head['simulator']!r}")
-
-        def check(index, want):
-            if program is not None:
-                s = program.play(game_seed(spec.seed, index), seat_agents(spec), log=True)
-            else:
-                s = play_one(game, spec, index)
-            got = [json.loads(json.dumps({"game": index, "seq": seq, **ev})) for seq, ev in enumerate(s.log)]
-            for a, b in zip(want, got):
-                if a != b:
-                    return f"game {index}, event {a.get('seq')}: the file has {json.dumps(a)}, the replay {json.dumps(b)}"
-            if len(want) != len(got):
-                return f"game {index}: the file has {len(want)} events, the replay {len(got)}"
-            return None
-
-        for n, line in enumerate(f, 2):
-            try:
-                ev = json.loads(line)
-            except ValueError:
-                report.mismatch = f"line {n} is not JSON"
-                return report
-            if ev.get("interrupted"):
-                report.cut = True
-                break
-            if ev.get("game") != current:
-                if current is not None:
-                    report.mismatch = check(current, expected)
-                    if report.mismatch:
-                        return report
-                    report.games += 1
-                current, expected = ev.get("game"), []
-            expected.append(ev)
-            report.events += 1
-        if current is not None and not report.mismatch:
-            report.mismatch = check(current, expected)
-            if not report.mismatch:
-                report.games += 1
-    return report
 
 
 def _worker(args):

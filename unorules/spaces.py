@@ -244,11 +244,25 @@ class GameSpaces:
         return s
 
     def deserialize_state(self, text: str):
+        """The state `serialize()` wrote; ValueError for text that is not one (it comes from elsewhere)."""
         import json
-        d = json.loads(text)
-        if d.get("unorules_state") != 1:
-            raise ValueError("not a serialized unorules state")
-        return self.state_from_history(int(d["seed"]), d["history"], d.get("drawn", ()))
+        if not isinstance(text, str) or len(text) > 50_000_000:
+            raise ValueError("`text` is not a serialized unorules state (a JSON string)")
+        try:
+            d = json.loads(text)
+        except (ValueError, RecursionError):
+            raise ValueError("`text` is not a serialized unorules state: not JSON") from None
+        if not isinstance(d, dict) or d.get("unorules_state") != 1:
+            raise ValueError("`text` is not a serialized unorules state")
+        seed, history, drawn = d.get("seed"), d.get("history"), d.get("drawn", [])
+        ids = lambda v: isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in v)  # noqa: E731
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
+            raise ValueError(f"`text`: the state's seed is a whole number from 0 to 2^63, not {seed!r}")
+        if not ids(history) or not ids(drawn):
+            raise ValueError("`text`: the state's history and drawn positions are lists of whole numbers")
+        if any(not 0 <= i < len(self.action_space) for i in history):
+            raise ValueError("`text`: the state's history holds an id outside the action space")
+        return self.state_from_history(seed, history, drawn)
 
 
 class StateSpaces:
@@ -282,7 +296,19 @@ class StateSpaces:
         return self.game.action_space.name(i)
 
     def observation_tensor(self, p) -> list[float]:
-        return observation_tensor(self, p)
+        return observation_tensor(self, self._seat_argument("p", p))
+
+    def _seat_argument(self, name: str, p) -> int:
+        """A player argument of the learning API: a seat of this game (never a negative index,
+        which would read another seat's hidden hand)."""
+        import operator
+        try:
+            seat = operator.index(p)               # a whole number (numpy's too), never a bool
+        except TypeError:
+            seat = None
+        if seat is None or isinstance(p, bool) or not 0 <= seat < self.n:
+            raise ValueError(f"`{name}` is a seat from 0 to {self.n - 1}, not {p!r}")
+        return seat
 
     def history(self) -> list[int]:
         """The action ids applied since `new_initial_state(seed)`, chance outcomes included."""
@@ -321,6 +347,7 @@ class StateSpaces:
         Judged again on the dealt hands: whether another player's last play was legal, and the
         cards others chose to give at once. Others' `hidden` counters keep their values: what they
         count is the rulebook's, so there is nothing to deal them from."""
+        player = self._seat_argument("player", player)
         s = self.clone()
         shown = s.shown.get(player, {}) if s.shown else {}
         known = {c for cards in shown.values() for c in cards}

@@ -48,7 +48,7 @@ def _flow_depth(text: str, file: str):
         i += 1
 
 
-def parse_yaml(text: str, file: str) -> tuple[object, Spans]:
+def parse_yaml(text: str, file: str, number_keys: bool = False) -> tuple[object, Spans]:
     spans = Spans()
     _flow_depth(text, file)
     try:
@@ -70,7 +70,7 @@ def parse_yaml(text: str, file: str) -> tuple[object, Spans]:
             if node is None:
                 raise RulebookError([Diagnostic("U0103", "the file is empty", file,
                                                 help="a rulebook needs at least `kind` and `name`")], {file: text})
-            data = _build(node, loader, spans, 0, file, text)
+            data = _build(node, loader, spans, 0, file, text, number_keys)
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as e:
@@ -93,7 +93,7 @@ def _mark_span(node) -> Span:
     return Span(s.line + 1, s.column + 1, e.line + 1, e.column + 1 if e.line == s.line else s.column + 2)
 
 
-def _build(node, loader, spans: Spans, depth: int, file: str, text: str):
+def _build(node, loader, spans: Spans, depth: int, file: str, text: str, number_keys: bool = False):
     if depth > MAX_NESTING:
         raise RulebookError([Diagnostic("U0003", f"values are nested more than {MAX_NESTING} deep", file,
                                         _mark_span(node))], {file: text})
@@ -101,15 +101,19 @@ def _build(node, loader, spans: Spans, depth: int, file: str, text: str):
         out = {}
         spans.put(out, _mark_span(node))
         for k, v in node.value:
-            key = _build(k, loader, spans, depth + 1, file, text)
-            if isinstance(key, int) and not isinstance(key, bool):
+            key = _build(k, loader, spans, depth + 1, file, text, number_keys)
+            if isinstance(key, int) and not isinstance(key, bool) and number_keys:
                 key = key           # seat numbers in scenarios are ints
             elif not isinstance(key, str):
-                raise RulebookError([Diagnostic("U0103", "a key must be text", file, _mark_span(k))], {file: text})
+                what = repr(key)[:40]
+                raise RulebookError([Diagnostic("U0103", f"a key must be text, not {what}" if number_keys else
+                                                f"a key must be text, not {what}: a rulebook's keys are names",
+                                                file, _mark_span(k), help="write the key as a name: `players:`")],
+                                    {file: text})
             if key in out:
                 raise RulebookError([Diagnostic("U0103", f"the key `{_short(key)}` is given twice", file, _mark_span(k),
                                                 "given again here", "keep one of them")], {file: text})
-            out[key] = _build(v, loader, spans, depth + 1, file, text)
+            out[key] = _build(v, loader, spans, depth + 1, file, text, number_keys)
             spans.put(out, _mark_span(k), key)
             spans.put(out, _mark_span(k), ("key", key))
             if not isinstance(v, (yaml.MappingNode, yaml.SequenceNode)):
@@ -119,7 +123,7 @@ def _build(node, loader, spans: Spans, depth: int, file: str, text: str):
         out = []
         spans.put(out, _mark_span(node))
         for i, v in enumerate(node.value):
-            out.append(_build(v, loader, spans, depth + 1, file, text))
+            out.append(_build(v, loader, spans, depth + 1, file, text, number_keys))
             spans.put(out, _mark_span(v), i)
         return out
     value = loader.construct_object(node, deep=False)
