@@ -315,8 +315,11 @@ def _writable(path, param):
     try:
         if p.is_dir():
             raise IsADirectoryError(21, "is a folder")
+        existed = p.exists()
         with open(p, "a", encoding="utf-8"):
             pass
+        if not existed and p.is_file():   # only a check: a run that fails later leaves no empty file behind
+            p.unlink()
     except OSError as e:
         raise click.BadParameter(f"cannot write `{path}`: {e.strerror or e}", param_hint=param) from None
 

@@ -1,0 +1,165 @@
+"""Files from elsewhere are hostile: an events file's header and lines, a result given to `report`,
+the Python API's arguments; and no command replaces its own input or writes a format its file name
+does not say. Each case was an exit 3, a hang or a silent wrong answer."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import unorules
+from helpers import run_cli, write
+
+
+@pytest.fixture(scope="module")
+def events(tmp_path_factory):
+    path = tmp_path_factory.mktemp("events") / "run.jsonl"
+    code, out, err = run_cli("simulate", "classic", "--games", "3", "--workers", "1", "--events", path)
+    assert code == 0, err
+    return path
+
+
+def forged(tmp_path, events, change=None, lines=None, raw_head=None):
+    head, *rest = events.read_text().splitlines()
+    d = json.loads(head)
+    if change:
+        change(d)
+    body = rest if lines is None else lines
+    text = (raw_head if raw_head is not None else json.dumps(d)) + "\n" + "".join(line + "\n" for line in body)
+    return write(tmp_path, "forged.jsonl", text)
+
+
+def test_an_events_file_replays(events):
+    code, out, err = run_cli("replay", events)
+    assert code == 0 and "every event replays the same" in out
+
+
+@pytest.mark.parametrize("key, value", [("players", "2"), ("seed", 1.5), ("seed", "x"), ("rounds", "weird"),
+                                        ("agents", ["nobody"]), ("options", [1]), ("perform_chance", 7),
+                                        ("simulator", "fast"), ("resolved", "official")])
+def test_a_header_field_of_the_wrong_shape_is_refused_by_name(tmp_path, events, key, value):
+    p = forged(tmp_path, events, lambda d: d.__setitem__(key, value))
+    code, out, err = run_cli("replay", p)
+    assert code == 1 and f"`{key}`" in err and "Traceback" not in err
+
+
+def test_a_header_missing_a_field_or_nested_without_end_is_refused(tmp_path, events):
+    p = forged(tmp_path, events, lambda d: d.pop("seed"))
+    code, out, err = run_cli("replay", p)
+    assert code == 1 and "no `seed`" in err
+    p = forged(tmp_path, events, raw_head="[" * 100_000)
+    code, out, err = run_cli("replay", p)
+    assert code == 1 and "not JSON" in err
+
+
+def test_the_header_paths_are_never_read(tmp_path, events):
+    secret = write(tmp_path, "secret.uno", "rulebook secret\nextends classic\ncard skip { on play: draw bleu }\n")
+    p = forged(tmp_path, events, lambda d: d.update(rulebook=str(secret), **{"with": [str(secret)]}))
+    code, out, err = run_cli("replay", p)
+    assert code == 0 and "bleu" not in out + err          # the merged rulebook in the header is what plays
+    extends = forged(tmp_path, events, lambda d: d["resolved"].update(extends=str(secret)))
+    code, out, err = run_cli("replay", extends)
+    assert code == 1 and "bleu" not in out + err
+
+
+def test_events_without_a_game_or_out_of_order_do_not_replay(tmp_path, events):
+    head, *rest = events.read_text().splitlines()
+    stripped = [json.dumps({k: v for k, v in json.loads(line).items() if k != "game"}) for line in rest]
+    code, out, err = run_cli("replay", forged(tmp_path, events, lines=stripped))
+    assert code == 1 and "names its `game`" in err
+    code, out, err = run_cli("replay", forged(tmp_path, events, lines=[]))
+    assert code == 1 and "holds no game" in err
+    changed = list(rest)
+    changed[5] = json.dumps({**json.loads(changed[5]), "player": 9})
+    code, out, err = run_cli("replay", forged(tmp_path, events, lines=changed))
+    assert code == 1 and "mismatch" in err
+
+
+# ---- report: a result is checked against the schema of results first --------------------------
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory):
+    code, out, err = run_cli("simulate", "classic", "--games", "10", "--workers", "1", "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d.update(games=10 ** 30), "`games`"),
+    (lambda d: d.update(players=10 ** 9), "`players`"),
+    (lambda d: d["wins_by_seat"]["0"].update(wins="many"), "`wins_by_seat/0/wins`"),
+    (lambda d: d["histograms"].update(turns_per_round=[[1, 2, 3]]), "`histograms/turns_per_round/0`"),
+])
+def test_report_refuses_a_result_simulate_never_writes(tmp_path, result, change, words):
+    d = json.loads(json.dumps(result))
+    change(d)
+    p = write(tmp_path, "r.json", json.dumps(d))
+    code, out, err = run_cli("report", p, "-o", tmp_path / "r.html")
+    assert code == 2 and words in err and not (tmp_path / "r.html").exists()
+
+
+def test_report_refuses_infinity_and_nesting(tmp_path, result):
+    p = write(tmp_path, "r.json", json.dumps(result).replace('"turns_per_round_sd": ', '"turns_per_round_sd": Infinity, "x": ', 1))
+    code, out, err = run_cli("report", p, "-o", tmp_path / "r.html")
+    assert code == 2 and "Infinity" in err
+    p = write(tmp_path, "n.json", "[" * 100_000 + "]" * 100_000)
+    code, out, err = run_cli("report", p, "-o", tmp_path / "r.html")
+    assert code == 2
+
+
+# ---- the Python API names the argument it cannot take -----------------------------------------
+
+def test_the_api_refuses_bad_arguments_by_name():
+    game = unorules.Game("official", players=3)
+    s = game.new_state(1)
+    cases = [(lambda: s.observation_tensor(-1), "`p`"), (lambda: s.resample_hidden(-1, random.Random(1)), "`player`"),
+             (lambda: s.resample_hidden(99, random.Random(1)), "`player`"), (lambda: game.deserialize_state("[1]"), "`text`"),
+             (lambda: game.deserialize_state("[" * 100_000), "`text`"),
+             (lambda: unorules.simulate("official", games=2, seed="x"), "`seed`"),
+             (lambda: unorules.simulate("official", games=2, players=10 ** 9), "`players`")]
+    for call, name in cases:
+        with pytest.raises(ValueError) as e:
+            call()
+        assert name in str(e.value)
+    assert game.deserialize_state(s.serialize()).history() == s.history()
+
+
+# ---- no file overwritten, no output in the wrong format ----------------------------------------
+
+def test_no_command_replaces_its_own_input(tmp_path):
+    from helpers import DATA
+    p = write(tmp_path, "my.uno", (DATA / "house.uno").read_text())
+    before = p.read_text()
+    for args in (("export", p, "-o", p), ("simulate", p, "--games", "2", "--events", p),
+                 ("simulate", p, "--games", "2", "--report", p), ("compare", p, "classic", "--games", "2", "--report", p)):
+        code, out, err = run_cli(*args)
+        assert code == 2 and "one of this command's inputs" in err, args
+    assert p.read_text() == before
+    r = write(tmp_path, "r.json", "{}")
+    code, out, err = run_cli("report", r, "-o", r)
+    assert code == 2 and r.read_text() == "{}"
+
+
+@pytest.mark.parametrize("name", ["new.uno", "new.json", "new.yaml", "new.yml"])
+def test_export_writes_the_format_its_file_name_says(tmp_path, name):
+    out = tmp_path / name
+    code, _, err = run_cli("export", "classic", "--resolved", "-o", out)
+    assert code == 0, err
+    code, _, err = run_cli("validate", out)
+    assert code == 0, err
+    code, _, err = run_cli("export", "classic", "-o", tmp_path / "x.json", "--format", "yaml")
+    assert code == 2 and "names json" in err
+
+
+def test_a_full_disk_a_long_card_name_and_a_number_key_are_errors_not_crashes(tmp_path):
+    code, out, err = run_cli("simulate", "classic", "--games", "2", "--workers", "1", "--events", "/dev/full")
+    assert code == 2 and "No space left" in err
+    code, out, err = run_cli("new", "card", "a" * 300, "-o", tmp_path / "x.uno")
+    assert code == 2 and "at most 64" in err
+    code, out, err = run_cli("new", "card", "ok", "-o", tmp_path / ("b" * 300 + ".uno"))
+    assert code == 2 and "cannot write" in err
+    p = write(tmp_path, "k.yaml", "kind: rulebook\nname: k\nextends: classic\ncounters:\n"
+                                  "- {kind: counter, name: c, per: game}\n- {1: x, a: y}\n")
+    code, out, err = run_cli("validate", p)
+    assert code == 1 and "k.yaml:6:4" in err and "a key must be text" in err
