@@ -583,3 +583,14 @@ def test_a_game_stops_as_stalled_after_its_total_turns_in_both_runners(monkeypat
     for i in range(6):
         s = play_one(game, spec, i)
         assert s.outcome == "stalled" and s.game_turns <= 61
+
+
+def test_a_face_predicate_at_the_round_start_needs_no_top_card_with_hands_counted(tmp_path):
+    """`on round_start if me.hand.any(card.wild)`: counted code tested the hand with a table indexed
+    by the top card, and there is none yet (every game failed); now it plays its reference's games."""
+    path = tmp_path / "start.uno"
+    path.write_text("rulebook start\nextends classic\non round_start if me.hand.any(card.wild): draw 1\n")
+    spec = RunSpec(str(path), players=3, agents=("random_play",), rounds="single")
+    assert same_games(spec, games=10) is not None
+    game = make_game(spec, log_events=True)
+    assert same_as_reference(game, spec, 10) is not None          # counted hands cover it, and agree
