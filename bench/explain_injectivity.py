@@ -22,22 +22,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fuzz_rulebooks import fuzzed_rulebook          # noqa: E402
-from ir_mutations import canonical, checked, mutants   # noqa: E402
+from ir_mutations import canonical, mutation_pairs   # noqa: E402
 from unorules.errors import RulebookError            # noqa: E402
 from unorules.explain import explain                 # noqa: E402
 from unorules.loader import load, shipped_names      # noqa: E402
 
 
 def pairs_of(name: str, ir: dict, collisions: list) -> int:
-    text = explain(checked(ir))
-    pairs = 0
-    for how, mutant in mutants(ir):
-        rb = checked(mutant)
-        if rb is None or canonical(mutant) == canonical(ir):
-            continue
-        pairs += 1
-        if explain(rb) == text:
-            collisions.append(f"{name}: {how}")
+    pairs, same = mutation_pairs(ir, explain, name)
+    collisions += same
     return pairs
 
 

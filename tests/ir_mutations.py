@@ -131,3 +131,19 @@ def mutants(ir):
                 make()
                 yield how, mutant
                 break
+
+
+def mutation_pairs(ir, explain, label: str = "") -> tuple[int, list[str]]:
+    """Every mutation of `ir` that the checker accepts and that changes the canonical IR, explained
+    and compared with `ir`'s own explanation: (how many such pairs, the mutations that read the
+    same as the original)."""
+    text = explain(checked(ir))
+    pairs, same = 0, []
+    for how, mutant in mutants(ir):
+        rb = checked(mutant)
+        if rb is None or canonical(mutant) == canonical(ir):
+            continue
+        pairs += 1
+        if explain(rb) == text:
+            same.append(f"{label}: `{how}` changes the rules but not the explanation")
+    return pairs, same

@@ -320,7 +320,7 @@ def test_event_logs_are_byte_identical_for_the_same_seed(tmp_path):
         assert code == 0
     assert a.read_bytes() == b.read_bytes()
     head, *events = [json.loads(l) for l in a.read_text().splitlines()]
-    assert head["unorules_events"] == 1 and head["seed"] == 3
+    assert head["unorules_events"] == 2 and head["resolved"]["name"] == "official" and head["seed"] == 3
     assert {e["game"] for e in events} == set(range(5))
     assert {"play", "draw", "turn_up", "round_end", "game_end"} <= {e["type"] for e in events}
 

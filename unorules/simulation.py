@@ -3,7 +3,7 @@ statistics, optional event logs, and worker processes whose merged totals equal 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from .agents import make_agents
