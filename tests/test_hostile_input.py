@@ -54,7 +54,7 @@ YAML_CASES = {
     "deep.json": ('{"kind": "rulebook", "name": "x", "title": ' + "[" * 9000 + "]" * 9000 + "}", "U0003", ":1:"),
     "dup.yaml": ("kind: rulebook\nname: x\nname: y\nextends: classic\n", "U0103", ":3:1"),
     "dup.json": ('{"kind": "rulebook", "name": "x", "name": "y", "extends": "classic"}', "U0103", ":1:"),
-    "int_key.yaml": ("kind: rulebook\nname: x\n1: 2\nextends: classic\n", "U0401", ":3:"),
+    "int_key.yaml": ("kind: rulebook\nname: x\n1: 2\nextends: classic\n", "U0103", ":3:"),
     "float_count.yaml": ("kind: rulebook\nname: x\nextends: classic\ndeck: [{entries: [{kind: copies, count: 2.0, "
                          "faces: [wild]}]}]\n", "U0401", ":4:"),
     "nan_count.yaml": ("kind: rulebook\nname: x\nextends: classic\ndeck: [{entries: [{kind: copies, count: .nan, "

@@ -109,7 +109,7 @@ def read_result(raw: bytes) -> dict:
         d = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except RecursionError:
         raise ValueError("it is nested too deeply to be a result") from None
-    if not isinstance(d, dict):
+    if not isinstance(d, dict) or not ("results" in d or "wins_by_seat" in d):
         raise ValueError("it is not the JSON of `simulate --json` or `compare --json`")
     schema = COMPARISON if "results" in d else SIMULATION
     from jsonschema import Draft202012Validator
