@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .errors import MAX_VALUE, Diagnostic, did_you_mean
 from .expr_types import ExprTypes, _a
+from .nesting import NestingChecks
 from .ir import constant, kind_names, literal_value, may_be_fraction, probability_options, sides_of, walk as _walk
 from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
 
@@ -38,7 +39,7 @@ class _TooMany(Exception):
     pass
 
 
-class Checker(ExprTypes):
+class Checker(ExprTypes, NestingChecks):
     def __init__(self, rulebook):
         self.rb = rulebook
         self.ir = rulebook.ir
@@ -146,43 +147,6 @@ class Checker(ExprTypes):
         self.check_conflicts()
         self.check_nesting()
         return self.out
-
-    def check_nesting(self):
-        """Loops over players inside loops multiply the work of one play (nine loops over four players
-        are 4^9 actions), and blocks inside blocks nest the generated code (Python refuses more than
-        20 loops deep): both are bounded, counting through the named rules a rule does."""
-        ir = self.ir
-        lists = [e["actions"] for c in ir.get("cards", []) for e in c.get("effects", [])]
-        lists += [c["challenge"] for c in ir.get("cards", []) if "challenge" in c]
-        lists += [x["actions"] for key in ("reactions", "triggers", "declarations") for x in ir.get(key, [])]
-        lists += [ir["turn"]["draw_with"]] if "draw_with" in ir.get("turn", {}) else []
-        lists += [ir["setup"]["cut"]["actions"]] if "cut" in ir.get("setup", {}) else []
-        lists += [r["actions"] for r in ir.get("rules", [])]
-        reported: set[int] = set()
-        for actions in lists:
-            self._nest(actions, 0, 0, reported, ())
-
-    def _nest(self, actions, loops, blocks, reported, doing):
-        for a in actions:
-            subj = a.get("subject") or {}
-            here_loops = loops + (subj.get("kind") in ("each_other", "each_player")) + _expr_loops(a)
-            here_blocks = blocks + (a["kind"] in ("if", "group", "chance", "perform", "attack", "do"))
-            if (here_loops > MAX_LOOP_NESTING or here_blocks > MAX_BLOCK_NESTING) and id(a) not in reported:
-                reported.add(id(a))
-                what = (f"loops over players nested more than {MAX_LOOP_NESTING} deep" if here_loops > MAX_LOOP_NESTING
-                        else f"blocks nested more than {MAX_BLOCK_NESTING} deep")
-                self.error("U0404", f"{what} (counting the named rules done inside)", a, None, "too deep",
-                           "loop over fewer players at once, or split the rule into named rules done one after another")
-                continue
-            for key in ("actions", "then", "otherwise"):
-                if isinstance(a.get(key), list):
-                    self._nest(a[key], here_loops, here_blocks, reported, doing)
-            for br in a.get("branches", []):
-                self._nest(br["then"], here_loops, here_blocks, reported, doing)
-            for o in a.get("outcomes", []):
-                self._nest(o["actions"], here_loops, here_blocks, reported, doing)
-            if a["kind"] == "do" and a["rule"] in self.rules and a["rule"] not in doing:
-                self._nest(self.rules[a["rule"]]["actions"], here_loops, here_blocks, reported, doing + (a["rule"],))
 
     def check_table(self):
         """Teams, named piles and named rules: names unique, and the shapes the engine can play."""
@@ -583,27 +547,6 @@ class Checker(ExprTypes):
                 or name in self.options or name in self.counters or name in scope:
             self.error("U0202", f"`{name}` already has a meaning", node, key, "taken",
                        f"choose another name for {what}")
-
-MAX_LOOP_NESTING = 4       # loops over players (and sums, counts, ... over players) inside one another
-MAX_BLOCK_NESTING = 12     # blocks (if, { }, chance, perform, attack, do) inside one another
-
-
-def _expr_loops(a) -> int:
-    """The deepest nesting of aggregates over players (`sum(each other ...: ...)`) in an action's
-    own expressions (not its blocks')."""
-    best = 0
-    stack = [(v, 0) for k, v in a.items() if k not in ("actions", "then", "otherwise", "branches", "outcomes")]
-    while stack:
-        n, depth = stack.pop()
-        if isinstance(n, dict):
-            if n.get("kind") == "aggregate":
-                depth += 1
-                best = max(best, depth)
-            stack.extend((v, depth) for v in n.values())
-        elif isinstance(n, list):
-            stack.extend((v, depth) for v in n)
-    return best
-
 
 def _reads_points(e) -> bool:
     stack = [e]
