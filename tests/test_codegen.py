@@ -594,3 +594,12 @@ def test_a_face_predicate_at_the_round_start_needs_no_top_card_with_hands_counte
     assert same_games(spec, games=10) is not None
     game = make_game(spec, log_events=True)
     assert same_as_reference(game, spec, 10) is not None          # counted hands cover it, and agree
+
+
+def test_the_first_card_flag_is_false_before_any_card_is_turned_up(tmp_path):
+    """`on round_start if first_card`: read before the first card is turned up, generated code had
+    no value for it yet (UnboundLocalError; found by bench/differential.py, seed 1027)."""
+    path = tmp_path / "first.uno"
+    path.write_text("rulebook first\nextends classic\non round_start if first_card: draw 1\n"
+                    "on round_start if not first_card: next draw 1\n")
+    same_games(RunSpec(str(path), players=3, agents=("random_play",), rounds="rulebook"), games=8)

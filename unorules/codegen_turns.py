@@ -80,6 +80,7 @@ class TurnFlow:
         src("exposed = []")
         src("tserial = 0")
         src("game_turns = 0")
+        src("first_card = False")          # State.__init__: read before any card is turned up (`on round_start`)
         src("lastturn = [-1] * N")
         for c in self.rules.counters:
             self.reset_counter(c)
