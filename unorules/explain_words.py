@@ -56,7 +56,8 @@ class Words:
         depth = len(self.loops) - 1 - self.loops[::-1].index(name)
         if len(self.loops) == 1:
             return "that player"
-        return f"the {('first', 'second', 'third', 'fourth')[min(depth, 3)]}{'' if depth < 4 else f' ({depth + 1}th)'} such player"
+        ordinal = ("first", "second", "third", "fourth")      # loops nest at most 4 deep (nesting.py)
+        return f"the {ordinal[depth] if depth < len(ordinal) else f'{depth + 1}th'} such player"
 
     def over(self, e, bound: list[str]) -> str:
         """The players of a loop (`each other`, `each player`), with its condition; the loop's name
