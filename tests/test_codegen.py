@@ -603,3 +603,20 @@ def test_the_first_card_flag_is_false_before_any_card_is_turned_up(tmp_path):
     path.write_text("rulebook first\nextends classic\non round_start if first_card: draw 1\n"
                     "on round_start if not first_card: next draw 1\n")
     same_games(RunSpec(str(path), players=3, agents=("random_play",), rounds="rulebook"), games=8)
+
+
+def test_attacks_answered_back_and_forth_without_end_stall_the_round_in_both(tmp_path, monkeypatch):
+    """A turn whose attacks are answered back and forth without end (every answer makes the others
+    draw, so hands never run out of answers) ends the round as stalled after MAX_TURN_DECISIONS of
+    an agent's decisions, in the engine and generated code alike (found by bench/differential.py)."""
+    import unorules.codegen_turns as codegen_turns
+    import unorules.state as state
+    monkeypatch.setattr(state, "MAX_TURN_DECISIONS", 40)
+    monkeypatch.setattr(codegen_turns, "MAX_TURN_DECISIONS", 40)
+    path = tmp_path / "endless.uno"
+    path.write_text("rulebook endless\nextends classic\nreact to skip, reverse, draw_two with any action:\n"
+                    "  each other draw 2\n  pass attack to next\non play of skip: attack next penalty 1 { draw penalty }\n")
+    spec = RunSpec(str(path), players=3, agents=("greedy",), rounds="single")
+    same_games(spec, games=6)
+    game = make_game(spec, log_events=True)
+    assert any(play_one(game, spec, i).outcome == "stalled" for i in range(6))

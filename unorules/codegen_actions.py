@@ -555,7 +555,7 @@ class RuleActions:
             src("others = OTHERS[direction][x]")
             with src.block("if i < len(others):"):
                 src("q = others[i]")
-                src("decisions += 1")
+                self.count_decision()
                 with src.block(f"if not {self.is_agent('q', 'greedy')} and int(arnd() * 2):"):    # greedy always catches
                     src("i += 1")
                     src("continue")

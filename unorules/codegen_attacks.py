@@ -92,7 +92,7 @@ class AttackWindows:
         """The target picks an answer, or none (the last option): greedy answers, with the call
         where it can (agents.py)."""
         src = self.src
-        src("decisions += 1")
+        self.count_decision()
         with src.block(f"if {self.is_agent(atk['t'], 'greedy')}:"):
             self.first_call("ropts", 1, "j")
         with src.block("else:"):
@@ -190,7 +190,7 @@ class AttackWindows:
         for kind in kinds:
             with src.block(f"{'if' if first else 'elif'} {atk['kind']} == {literal(kind.id)}:"):
                 first = False
-                src("decisions += 1")
+                self.count_decision()
                 with src.block(f"if {self.is_agent(t, 'greedy')}:"):         # challenge when a bluff is likely (agents.py)
                     src(f"ch = 1.0 - (0.75 ** {self.hand_len(att)}) > 0.6")
                 with src.block("else:"):

@@ -31,7 +31,7 @@ class RuleChoices:
         with src.block("elif len(cands) == 1:"):
             src(f"{var} = cands[0]")
         with src.block("else:"):
-            src("decisions += 1")
+            self.count_decision()
             with src.block(f"if {self.is_agent(p, 'greedy')}:"):
                 src(f"{var} = cands[0]")
                 with src.block("for q in cands:"):
@@ -84,7 +84,7 @@ class RuleChoices:
 
     def ask_color(self, p):
         src = self.src
-        src("decisions += 1")
+        self.count_decision()
         with src.block(f"if {self.is_agent(p, 'greedy')}:"):        # the color it holds most, the first of a tie
             if self.color_counts:
                 src(f"held = [hk[{p}][c + 1] for c in SIDE_COLORS]")
@@ -113,7 +113,7 @@ class RuleChoices:
         if len(opts) == 1:
             src(f"{var} = {opts[0]}")
         else:
-            src("decisions += 1")
+            self.count_decision()
             with src.block(f"if {self.is_agent(p, 'greedy')}:"):
                 src(f"{var} = {opts[0]}")
             with src.block("else:"):
@@ -149,7 +149,7 @@ class RuleChoices:
         with src.block("if len(vals) == 1:"):
             src(f"{var} = vals[0]")
         with src.block("else:"):
-            src("decisions += 1")
+            self.count_decision()
             with src.block(f"if {self.is_agent(p, 'greedy')}:"):
                 if numbers:
                     src(f"{var} = vals[-1]")
@@ -252,7 +252,7 @@ class RuleChoices:
         wild, the most points) or takes the best card (a wild, then points), the first of a tie;
         the others one at random."""
         src = self.src
-        src("decisions += 1")
+        self.count_decision()
         with src.block(f"if {self.is_agent(who, 'greedy')}:"):
             key = "(not WILD[CKIND[{0}]], POINTS[{0}], -{0})" if keep else "(WILD[CKIND[{0}]], POINTS[{0}], -{0})"
             src("c = opts[0]")

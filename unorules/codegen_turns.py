@@ -7,7 +7,7 @@ from __future__ import annotations
 from .codegen_actions import WHY_DRAW, WHY_UNTIL_PLAYABLE
 from .codegen_expr import literal
 from .rounds import MAX_ROUNDS
-from .state import MAX_GAME_TURNS
+from .state import MAX_GAME_TURNS, MAX_TURN_DECISIONS
 
 REASON_WIN, REASON_STALLED, REASON_ROUND_CAP = 0, 1, 2      # EV_ROUND_END's and EV_GAME_END's codes
 OUTCOME_WIN, OUTCOME_STALLED = 0, 1
@@ -107,6 +107,10 @@ class TurnFlow:
     def round(self, turn, sc, single):
         src, r, x = self.src, self.rules, self.x
         src("round_no += 1")
+        src("stalled = False")
+        src("tfirst = decisions")            # rounds.begin_round: the decisions' count for MAX_TURN_DECISIONS
+        src("try:")                          # to the end of the turns: count_decision may end the round stalled
+        src.depth += 1
         src("turns = 0")
         with src.block("if round_no > 1:"):
             if self.counted:                 # every card is back: the deck in card order
@@ -187,7 +191,6 @@ class TurnFlow:
             with src.block("if not redraw:"):
                 src("break")
         # the turns
-        src("stalled = False")
         with src.block("while True:"):
             with src.block("if override >= 0:"):
                 src("p = override")
@@ -207,6 +210,7 @@ class TurnFlow:
             src("current = p")
             src("turns += 1")
             src("game_turns += 1")
+            src("tfirst = decisions")
             with src.block(f"if turns > {literal(self.game.turn_cap)} or game_turns > {literal(MAX_GAME_TURNS)}:"):
                 src("turns -= 1")                 # turns.begin_turn: the turns actually played
                 src("stalled = True")
@@ -224,7 +228,7 @@ class TurnFlow:
             # the options: the plays, then drawing (always, or only when stuck); the agent picks
             # one by its index, as it would from the engine's list
             src("size = total + 1" if not turn["draw_only_when_stuck"] else "size = total if total else 1")
-            src("decisions += 1")
+            self.count_decision()
             src("turn_decisions += 1")
             self.pick_turn_action()
             with src.block("if i >= total:"):
@@ -242,7 +246,8 @@ class TurnFlow:
             src("k = CKIND[card]")
             if self.challenges:              # a challenge asks whether the play was legal
                 scope["@legal_play"] = "legal_play"
-            self.place("p", "card", "legal_play" if self.challenges else None, hand="hand", kind="k", current=jump)
+            # current = p, as table.place does: a rule on drawing may have placed a card (an answer to an attack)
+            self.place("p", "card", "legal_play" if self.challenges else None, hand="hand", kind="k")
             src(f"if log is not None: EV_PLAY(log, round_no, p, card, {'call' if self.decl else 'False'})")
             if jump:
                 self.jump_window()
@@ -265,6 +270,9 @@ class TurnFlow:
             if self.decl:
                 with src.block("if exposed:"):
                     self.catch_window()
+        src.depth -= 1
+        with src.block("except TurnStalled:"):            # count_decision: a turn without end
+            src("stalled = True")
         self.end_round(sc, single)
 
     def pick_turn_action(self):
@@ -295,6 +303,13 @@ class TurnFlow:
                 src("i = int(arnd() * (size - 1))")
             with src.block("else:"):
                 src("i = int(arnd() * size)")
+
+    def count_decision(self):
+        """One more decision of an agent; one turn of more than MAX_TURN_DECISIONS (answers to
+        attacks that answer each other without end) ends the round as stalled (State.ask)."""
+        with self.src.block(f"if decisions - tfirst >= {literal(MAX_TURN_DECISIONS)}:"):
+            self.src("raise TURN_STALLED")
+        self.src("decisions += 1")
 
     def turn_draw(self, turn):
         src, r = self.src, self.rules
@@ -360,7 +375,7 @@ class TurnFlow:
                     src("total = 0")
         with src.block("if not total:"):
             src("continue")
-        src("decisions += 1")
+        self.count_decision()
         uniform = self.uniform_agent()
         if uniform == "greedy":
             self.greedy_play()

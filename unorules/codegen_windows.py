@@ -97,7 +97,7 @@ class OutOfTurn:
         """q's agent picks `m`, one of `opts` or none (`m == len(opts)`: the loop over who may act
         goes on to the next): greedy plays, with the call where it can; the others at random."""
         src = self.src
-        src("decisions += 1")
+        self.count_decision()
         with src.block(f"if {self.is_agent(q, 'greedy')}:"):
             self.first_call(opts, 1, "m")
         with src.block("else:"):

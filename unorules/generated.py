@@ -104,6 +104,10 @@ def extreme(pairs, most: bool):
     return found
 
 
+class TurnStalled(Exception):
+    """A turn asked more than MAX_TURN_DECISIONS decisions: generated code ends the round stalled."""
+
+
 def chance_pick(texts):
     """The outcome random.choices picks with the engine's chance node: weights normalised to
     probabilities, one draw from the game's generator (primitives.act_chance, play_one)."""
@@ -220,6 +224,7 @@ def tables(game, program, counted: bool = False) -> dict:
         "SIDE_COLORS": r.side_colors[0], "NO_COLOR": NO_COLOR, "DRAW": DRAW, "KEEP": KEEP, "MAX_DRAW": MAX_DRAW,
         "RuleRuntimeError": RuleRuntimeError, "RULE_FAILURES": RULE_FAILURES, "RULE_FAILED": program.rule_failed,
         "BOUNDED": lambda value, what: bounded(value, program.texts[what]),
+        "TURN_STALLED": TurnStalled, "TurnStalled": TurnStalled,
         "RULE_WHERE": program.rule_where, "CHANCE_PICK": chance_pick(program.texts),
         "NOT_A_COLOR": lambda c: f"`{colors[c]}` is not a color of the side in play (`{r.sides[0]}`)",
         "NO_FIRST_CARD": "there is no card to turn up", "DIVIDE": divide,

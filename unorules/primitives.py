@@ -57,8 +57,8 @@ def bind(impl, who, where, ex, per_subject=False, loop_name=None, loop=False, **
 def _run_for(s, impl, env, p, ex, kw, where):
     try:
         impl(s, env, p, ex, kw)
-    except RuleRuntimeError:
-        raise
+    except RuleRuntimeError as e:          # named at the rule, as bind's run does
+        raise RuleRuntimeError(e.args[0].split(": ", 1)[-1] if e.where else e.args[0], e.where or where) from None
     except RULE_FAILURES as e:
         raise RuleRuntimeError(f"the rule failed: {e}", where) from None
 

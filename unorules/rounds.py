@@ -13,6 +13,7 @@ MAX_ROUNDS = 1000            # rounds in one match; a match still undecided afte
 def begin_round(s: State, shuffle: bool = True):
     s.round += 1
     s.turns = 0
+    s.turn_first_decision = s.counts["decisions"]
     if shuffle:
         cards = s.draw_pile + [c for pile in s.piles for c in pile] + s.aside
         s.aside = []

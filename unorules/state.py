@@ -22,6 +22,7 @@ CHANCE = -1
 TERMINAL = -2
 MAX_TRIGGER_DEPTH = 32
 MAX_GAME_TURNS = 1_000_000  # turns in one game, over all its rounds: a longer game is `stalled`
+MAX_TURN_DECISIONS = 10_000  # an agent's decisions in one turn: more (answers that answer each other) is `stalled`
 MAX_STEPS = 200_000         # the engine's steps between two decisions: more is a rule that runs away
 
 
@@ -192,6 +193,7 @@ class State(Table, StateViews, StateSpaces):
         self.round = 0
         self.turns = 0
         self.game_turns = 0           # over all the game's rounds (MAX_GAME_TURNS)
+        self.turn_first_decision = 0  # counts["decisions"] when the turn began (MAX_TURN_DECISIONS)
         self.depth = 0
         self.round_winner = None
         self.winner = None
@@ -339,6 +341,11 @@ class State(Table, StateViews, StateSpaces):
         self.emit("error", message=str(err))
 
     def ask(self, kind, player, options, resume, env, probs=None):
+        if probs is None and self.counts["decisions"] - self.turn_first_decision >= MAX_TURN_DECISIONS:
+            from .rounds import end_round       # a turn without end (attacks answered back and forth): stalled
+            self.agenda.clear()
+            end_round(self, None, "stalled")
+            return
         self.decision = Decision(kind, player, options, resume, env, probs)
         if probs is not None:
             self._rng_when_asked = self.rng.getstate()

@@ -38,6 +38,7 @@ def begin_turn(s: State, p):
     s.current = p
     s.turns += 1
     s.game_turns += 1
+    s.turn_first_decision = s.counts["decisions"]
     s.turn_draws = 0
     game = s.game
     if s.turns > game.turn_cap or s.game_turns > MAX_GAME_TURNS:
