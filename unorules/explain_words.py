@@ -59,15 +59,17 @@ class Words:
         ordinal = ("first", "second", "third", "fourth")      # loops nest at most 4 deep (nesting.py)
         return f"the {ordinal[depth] if depth < len(ordinal) else f'{depth + 1}th'} such player"
 
-    def over(self, e, bound: list[str]) -> str:
+    def over(self, e, bound: list[str], subject: bool = False) -> str:
         """The players of a loop (`each other`, `each player`), with its condition; the loop's name
-        is pushed on `bound` for what follows it."""
+        is pushed on `bound` for what follows it. As an action's subject the condition is set
+        apart in parentheses, so that the verb after it reads as the subject's."""
         text = "every other player" if e["kind"] == "each_other" else "every player"
         if "as" in e:
             self.loops.append(e["as"])
             bound.append(e["as"])
         if "where" in e:
-            text += f" for whom {self.operand(e['where'], AND)}"
+            text += f" (those for whom {self.expr(e['where'])})" if subject else \
+                f" for whom {self.operand(e['where'], AND)}"
         return text
 
     def phrase(self, e) -> tuple[str, int]:
@@ -212,13 +214,7 @@ class Words:
         subj = a["subject"]
         if subj["kind"] not in ("each_other", "each_player"):
             return self.expr(subj)
-        text = "every other player" if subj["kind"] == "each_other" else "every player"
-        if "as" in subj:
-            self.loops.append(subj["as"])
-            bound.append(subj["as"])
-        if "where" in subj:
-            text += f" (those for whom {self.expr(subj['where'])})"
-        return text
+        return self.over(subj, bound, subject=True)
 
     @staticmethod
     def possessive(subject: str) -> str:
