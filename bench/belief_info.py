@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unorules.agents import GreedyAgent                      # noqa: E402
-from unorules.belief import Belief                           # noqa: E402
-from unorules.simulation import RunSpec, make_game           # noqa: E402
+from unorules.agents.base import GreedyAgent                      # noqa: E402
+from unorules.agents.belief import Belief                           # noqa: E402
+from unorules.runs.simulation import RunSpec, make_game           # noqa: E402
 
 
 def overlap(truth, dealt, key) -> float:

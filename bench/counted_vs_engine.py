@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unorules.simulation import RunSpec, run_range         # noqa: E402
+from unorules.runs.simulation import RunSpec, run_range         # noqa: E402
 
 
 def measure(spec: RunSpec, games: int) -> dict:

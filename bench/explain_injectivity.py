@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from fuzz_rulebooks import fuzzed_rulebook          # noqa: E402
 from ir_mutations import canonical, mutation_pairs   # noqa: E402
 from unorules.errors import RulebookError            # noqa: E402
-from unorules.explain import explain                 # noqa: E402
-from unorules.loader import load, shipped_names      # noqa: E402
+from unorules.language.explain.rulebook import explain                 # noqa: E402
+from unorules.language.loader import load, shipped_names      # noqa: E402
 
 
 def pairs_of(name: str, ir: dict, collisions: list) -> int:

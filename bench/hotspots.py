@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unorules.simulation import RunSpec, make_game, play_one   # noqa: E402
+from unorules.runs.simulation import RunSpec, make_game, play_one   # noqa: E402
 
 
 def main():

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
-from unorules.simulation import RunSpec, simulate
+from unorules.runs.simulation import RunSpec, simulate
 spec = RunSpec({rulebook!r}, players={players}, seed=0, agents={agents!r}, rounds="single", simulator={simulator!r})
 t = time.perf_counter()
 summary = simulate(spec, {games}, workers=1)

@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unorules.agents import make_agent                      # noqa: E402
-from unorules.search import ISMCTSAgent                     # noqa: E402
-from unorules.simulation import RunSpec, game_seed, make_game   # noqa: E402
+from unorules.agents.base import make_agent                      # noqa: E402
+from unorules.agents.search import ISMCTSAgent                     # noqa: E402
+from unorules.runs.simulation import RunSpec, game_seed, make_game   # noqa: E402
 
 
 class SeeingSearch(ISMCTSAgent):

@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unorules.agents import make_agents                         # noqa: E402
-from unorules.loader import shipped_names                      # noqa: E402
-from unorules.simulation import RunSpec, game_seed, make_game  # noqa: E402
-from unorules.stats import Summary                              # noqa: E402
+from unorules.agents.base import make_agents                         # noqa: E402
+from unorules.language.loader import shipped_names                      # noqa: E402
+from unorules.runs.simulation import RunSpec, game_seed, make_game  # noqa: E402
+from unorules.runs.stats import Summary                              # noqa: E402
 
 
 def play_checked(game, spec, index):

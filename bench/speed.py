@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from unorules.simulation import RunSpec, make_game, run_range, simulator_for   # noqa: E402
+from unorules.runs.simulation import RunSpec, make_game, run_range, simulator_for   # noqa: E402
 
 
 def load_reference(path: Path, name: str):
@@ -67,7 +67,7 @@ def table(args):
     simulate's path before code generation, with its old default of one worker) against simulate's own
     choice (counted hands, else the generated code that plays the engine's games, else the engine),
     in one process and with simulate's default workers (one per core); alternating, median games/s."""
-    from unorules.simulation import default_workers, simulate
+    from unorules.runs.simulation import default_workers, simulate
     names = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.uno"))
     if args.rulebooks:
         names = [n for n in names if n in args.rulebooks.split(",")]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unorules.simulation import RunSpec, make_game, simulate   # noqa: E402
+from unorules.runs.simulation import RunSpec, make_game, simulate   # noqa: E402
 
 
 def main():

@@ -22,7 +22,7 @@ def run_cli(*args, input=None):
 def codes_of(path):
     """The error codes of loading `path`: [] when it is a valid rulebook."""
     from unorules.errors import RulebookError
-    from unorules.loader import load
+    from unorules.language.loader import load
     try:
         load(path)
     except RulebookError as e:

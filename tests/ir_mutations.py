@@ -13,11 +13,11 @@ from __future__ import annotations
 import copy
 import json
 
-from unorules.checker import check
+from unorules.language.checker import check
 from unorules.errors import errors_of
-from unorules.loader import Rulebook
-from unorules.schema import schema_diagnostics
-from unorules.spans import Spans
+from unorules.language.loader import Rulebook
+from unorules.language.schema import schema_diagnostics
+from unorules.language.spans import Spans
 
 SUBJECTS = [{"kind": "name", "name": "next"}, {"kind": "name", "name": "previous"},
             {"kind": "each_other"}, {"kind": "each_player"}]
@@ -64,7 +64,7 @@ ACTION_KINDS = None
 def _is_action(a) -> bool:
     global ACTION_KINDS
     if ACTION_KINDS is None:
-        from unorules.schema import schema
+        from unorules.language.schema import schema
         ACTION_KINDS = set(schema()["$defs"]["action"]["properties"]["kind"]["enum"])
     return a["kind"] in ACTION_KINDS
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from unorules.loader import load, parse_file, shipped_names
+from unorules.language.loader import load, parse_file, shipped_names
 
 from helpers import ROOT, run_cli, write
 
@@ -53,7 +53,7 @@ def test_a_fragment_can_add_a_new_card_with_its_count(tmp_path):
                                         "  on play: choose color; next draw 1\n}\ndeck {\n  2 × wild_plus_one\n}\n")
     rb = load("official", with_=(p,))
     assert "wild_plus_one" in [c["names"][0] for c in rb.ir["cards"]]
-    from unorules.compiler import compile_rulebook
+    from unorules.engine.compiler import compile_rulebook
     assert len(compile_rulebook(rb).deck[0]) == 114
 
 

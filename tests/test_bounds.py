@@ -8,8 +8,8 @@ import pytest
 
 from helpers import codes_of, run_cli, write
 from unorules.errors import RulebookError
-from unorules.loader import MAX_IR_DEPTH, load
-from unorules.simulation import RunSpec, make_game, play_one, simulator_for
+from unorules.language.loader import MAX_IR_DEPTH, load
+from unorules.runs.simulation import RunSpec, make_game, play_one, simulator_for
 
 
 def house(tmp_path, body, name="house.uno"):
@@ -23,7 +23,7 @@ def test_named_rules_that_each_do_the_next_twice_are_refused_past_the_block_dept
 
 
 def test_a_rule_that_expands_too_far_runs_on_the_engine_which_stops_it_at_its_rule(tmp_path, monkeypatch):
-    import unorules.state as state
+    import unorules.engine.state as state
     monkeypatch.setattr(state, "MAX_STEPS", 2_000)          # the engine's bound, made small
     rules = "\n".join(f"rule r{i}: do r{i + 1}; do r{i + 1}" for i in range(10)) + "\nrule r10: add 1 to c"
     p = house(tmp_path, "counter c\n" + rules + "\ncard skip { action points 20 on play: do r0; if c > 5 { draw 1 } }")
@@ -77,8 +77,8 @@ def test_a_negative_weight_stops_the_game_at_its_rule_and_options_are_finite():
 
 
 def test_a_game_of_many_rounds_is_bounded_in_turns():
-    from unorules.state import MAX_GAME_TURNS
-    from unorules.rounds import MAX_ROUNDS
+    from unorules.engine.state import MAX_GAME_TURNS
+    from unorules.engine.rounds import MAX_ROUNDS
     assert MAX_GAME_TURNS < MAX_ROUNDS * 10_000       # a match of long rounds ends before hours pass
     # (tests/test_codegen.py plays a match to the cap in both runners)
 
@@ -88,7 +88,7 @@ def test_a_game_of_many_rounds_is_bounded_in_turns():
 def test_a_search_budget_that_would_never_end_is_a_usage_error(budget):
     code, out, err = run_cli("simulate", "official", "--games", "1", "--agents", budget)
     assert code == 2 and "budget" in err
-    from unorules.search import search_budget
+    from unorules.agents.search import search_budget
     with pytest.raises(ValueError):
         search_budget(budget)
 
@@ -123,7 +123,7 @@ def test_the_deepest_expression_accepted_runs_everywhere_and_a_deeper_one_is_ref
 
 
 def test_play_takes_a_line_of_thousands_of_digits_as_a_wrong_answer():
-    from unorules.play import _choose_line
+    from unorules.cli.play import _choose_line
     answers = iter(["9" * 5000, "2"])
     said = []
     assert _choose_line(lambda prompt: next(answers), said.append, 3) == 1

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from helpers import codes_of, run_cli, write
-from unorules.explain import explain
-from unorules.loader import load
+from unorules.language.explain.rulebook import explain
+from unorules.language.loader import load
 
 
 def house(tmp_path, body, name="house.uno", head="rulebook house\nextends classic\n"):
@@ -37,7 +37,7 @@ def test_a_division_of_whole_numbers_rounds_down_and_explain_says_so(tmp_path):
 
 
 def test_an_option_declared_whole_stays_whole():
-    from unorules.checker import option_problem
+    from unorules.language.checker import option_problem
     assert option_problem("deal", 2.5, 7, False) is not None
     assert option_problem("deal", 3.0, 7, False) is None
 
@@ -203,7 +203,7 @@ deck {
 
 
 def test_compare_tracks_every_card_a_file_adds_or_changes_and_no_other(tmp_path):
-    from unorules.simulation import RunSpec, changed_cards
+    from unorules.runs.simulation import RunSpec, changed_cards
     p = write(tmp_path, "multi.uno", MULTI)
     assert changed_cards(RunSpec("official"), RunSpec("official", with_=(str(p),))) == \
         ["wild_customizable", "wild_snoop", "wild_red_lock"]

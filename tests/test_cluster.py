@@ -22,8 +22,8 @@ def ray():
 
 
 def test_ray_totals_equal_one_process(ray):
-    from unorules.cluster import simulate_ray
-    from unorules.simulation import RunSpec, simulate
+    from unorules.runs.cluster import simulate_ray
+    from unorules.runs.simulation import RunSpec, simulate
     spec = RunSpec("official", players=3, seed=7, agents=("greedy", "random_play"), rounds="single", track=("wild",))
     progress = []
     on_ray = simulate_ray(spec, 90, progress=progress.append)
@@ -33,8 +33,8 @@ def test_ray_totals_equal_one_process(ray):
 
 
 def test_ray_runs_a_custom_card_from_a_file_the_workers_never_read(ray, tmp_path):
-    from unorules.cluster import simulate_ray
-    from unorules.simulation import RunSpec, make_game, simulate
+    from unorules.runs.cluster import simulate_ray
+    from unorules.runs.simulation import RunSpec, make_game, simulate
     card = tmp_path / "draw_one.uno"
     card.write_text("module draw_one\nfor official\ncard wild_customizable {\n  on play:\n"
                     "    choose color\n    next draw 1\n}\n")

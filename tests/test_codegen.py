@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from helpers import DATA, ROOT, run_cli
-from unorules.codegen_expr import NotCovered
-from unorules.generated import Program
-from unorules.codegen import coverage
-from unorules.simulation import RunSpec, game_seed, make_game, play_one, run_range, seat_agents, simulator_for
-from unorules.stats import Summary
+from unorules.codegen.expressions import NotCovered
+from unorules.codegen.generated import Program
+from unorules.codegen.generator import coverage
+from unorules.runs.simulation import RunSpec, game_seed, make_game, play_one, run_range, seat_agents, simulator_for
+from unorules.runs.stats import Summary
 
 from fuzz_rulebooks import EFFECTS, fuzzed_rulebook  # noqa: E402,F401  (seeded rulebooks of what the generator covers)
 
@@ -365,7 +365,7 @@ def test_a_runtime_error_in_generated_code_names_the_rule_it_came_from(represent
 
 
 def test_not_covered_is_a_reason_in_words():
-    from unorules.codegen import coverage
+    from unorules.codegen.generator import coverage
     assert coverage(make_game(RunSpec("rlcard", players=2)), ("random", "random")) is None
     assert coverage(make_game(RunSpec("flip", players=2)), ("random",) * 2) == "double-faced cards"
     with pytest.raises(NotCovered):
@@ -428,7 +428,7 @@ def test_every_internal_key_of_an_env_or_scope_is_unreachable_from_the_language(
     the language's vocabulary or starts with `@`, which no rulebook name can: a rulebook's `choose
     ... as NAME` or loop name can never overwrite the implementation's own."""
     import re
-    from unorules.vocab import GLOBAL_NAMES, SCOPED_NAMES
+    from unorules.language.vocab import GLOBAL_NAMES, SCOPED_NAMES
     pattern = re.compile(r'\b(?:env|scope|inner|fired|tenv|env_q)(?:\.get\(|\.pop\(|\[)"([^"]+)"')
     literal = re.compile(r'\{\*\*(?:env|scope|inner), ((?:"[^"]+": [^,}]+,? ?)+)\}')
     keys = set()
@@ -445,7 +445,7 @@ def test_every_internal_key_of_an_env_or_scope_is_unreachable_from_the_language(
     internal = {k for k in keys if k not in GLOBAL_NAMES and k not in SCOPED_NAMES}
     assert internal and all(k.startswith("@") for k in internal), sorted(internal)
     from unorules.errors import RulebookError
-    from unorules.parser import parse_uno
+    from unorules.language.parser import parse_uno
     for k in internal:                    # and no rulebook can spell one
         try:
             _, _, problems = parse_uno(f"rulebook r\nextends classic\ncard skip {{ on play: choose one of a, b as {k} }}\n")
@@ -553,7 +553,7 @@ def test_the_engines_runtime_errors_name_the_rule_as_the_generated_codes_do(tmp_
 
 def test_the_trigger_depth_cap_names_the_rule(tmp_path):
     from unorules.errors import RuleRuntimeError
-    from unorules.state import MAX_TRIGGER_DEPTH
+    from unorules.engine.state import MAX_TRIGGER_DEPTH
     path = tmp_path / "deep.uno"
     path.write_text("rulebook deep\nextends classic\non play: may play any card\n")
     import unorules
@@ -573,8 +573,8 @@ def test_the_trigger_depth_cap_names_the_rule(tmp_path):
 def test_a_game_stops_as_stalled_after_its_total_turns_in_both_runners(monkeypatch):
     """Rounds are capped in turns, and so is a whole game over all its rounds (MAX_GAME_TURNS,
     here made small): a match of many long rounds ends `stalled` there, the same in both."""
-    import unorules.codegen_turns as codegen_turns
-    import unorules.turns as turns
+    import unorules.codegen.turns as codegen_turns
+    import unorules.engine.turns as turns
     monkeypatch.setattr(turns, "MAX_GAME_TURNS", 60)
     monkeypatch.setattr(codegen_turns, "MAX_GAME_TURNS", 60)
     spec = RunSpec("official", players=4, agents=("random_play",), rounds="match")
@@ -609,8 +609,8 @@ def test_attacks_answered_back_and_forth_without_end_stall_the_round_in_both(tmp
     """A turn whose attacks are answered back and forth without end (every answer makes the others
     draw, so hands never run out of answers) ends the round as stalled after MAX_TURN_DECISIONS of
     an agent's decisions, in the engine and generated code alike (found by bench/differential.py)."""
-    import unorules.codegen_turns as codegen_turns
-    import unorules.state as state
+    import unorules.codegen.turns as codegen_turns
+    import unorules.engine.state as state
     monkeypatch.setattr(state, "MAX_TURN_DECISIONS", 40)
     monkeypatch.setattr(codegen_turns, "MAX_TURN_DECISIONS", 40)
     path = tmp_path / "endless.uno"

@@ -10,11 +10,11 @@ import re
 import pytest
 
 from helpers import ROOT
-from unorules import explain as explain_module
-from unorules.explain import explain
-from unorules.loader import load, parse_text, shipped_names
-from unorules.scenarios import load_scenarios, rulebook_of
-from unorules.schema import schema
+from unorules.language.explain import rulebook as explain_module
+from unorules.language.explain.rulebook import explain
+from unorules.language.loader import load, parse_text, shipped_names
+from unorules.scenarios.runner import load_scenarios, rulebook_of
+from unorules.language.schema import schema
 
 
 def _walk(node, out):

@@ -183,8 +183,8 @@ def test_missing_paths_and_usage_errors():
 
 
 def test_the_language_reference_documents_every_code_and_action():
-    from unorules.parser import grammar_text
-    from unorules.resources import docs_file
+    from unorules.language.parser import grammar_text
+    from unorules.language.resources import docs_file
     text = docs_file().read_text()
     for code in CODES:
         assert f"### {code}" in text, code
@@ -201,8 +201,8 @@ def test_the_language_reference_documents_every_code_and_action():
 
 def test_every_keyword_of_the_grammar_is_in_the_language_reference():
     import re
-    from unorules.parser import grammar_text
-    from unorules.resources import docs_file
+    from unorules.language.parser import grammar_text
+    from unorules.language.resources import docs_file
     text = docs_file().read_text()
     keywords = set(re.findall(r'"([a-z_]+)"', grammar_text())) - {"x"}
     missing = sorted(k for k in keywords if not re.search(rf"\b{k}\b", text))
@@ -212,7 +212,7 @@ def test_every_keyword_of_the_grammar_is_in_the_language_reference():
 def test_a_file_with_twelve_different_errors_reports_all_twelve():
     from helpers import DATA
     from unorules.errors import RulebookError
-    from unorules.loader import load
+    from unorules.language.loader import load
     with pytest.raises(RulebookError) as e:
         load(DATA / "twelve_errors.uno")
     found = [(d.code, d.span.line) for d in e.value.diagnostics]

@@ -13,7 +13,7 @@ import pytest
 from fuzz_rulebooks import grammar_rulebook
 from test_codegen import AGENT_MIXES, same_games
 from unorules.errors import RulebookError, RuleRuntimeError, UnorulesError
-from unorules.simulation import RunSpec, make_game, play_one, simulator_for
+from unorules.runs.simulation import RunSpec, make_game, play_one, simulator_for
 
 SEEDS = range(300)          # bench/differential.py runs many more
 

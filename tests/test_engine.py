@@ -8,10 +8,10 @@ import random
 import pytest
 
 import unorules
-from unorules.agents import GreedyAgent, RandomAgent, RandomPlayAgent, make_agents
+from unorules.agents.base import GreedyAgent, RandomAgent, RandomPlayAgent, make_agents
 from unorules.engine import CHANCE, TERMINAL, IllegalAction
-from unorules.loader import load, shipped_names
-from unorules.simulation import RunSpec, game_seed, make_game, play_one, simulate
+from unorules.language.loader import load, shipped_names
+from unorules.runs.simulation import RunSpec, game_seed, make_game, play_one, simulate
 
 from helpers import DATA, run_cli, write
 
@@ -217,7 +217,7 @@ def test_workers_give_the_same_totals_as_one_process(agents):
 
 def test_workers_default_to_the_cores_and_keep_the_totals(monkeypatch):
     import os
-    from unorules import simulation
+    from unorules.runs import simulation
     assert simulation.default_workers() == len(os.sched_getaffinity(0))
     used = []
     real = simulation.run_range
@@ -355,7 +355,7 @@ def test_setting_a_color_of_the_other_side_is_a_named_runtime_error(tmp_path):
 
 
 def test_scripted_agent_plays_its_script_then_falls_back():
-    from unorules.agents import ScriptedAgent
+    from unorules.agents.base import ScriptedAgent
     game = unorules.Game("classic", 2, rounds="single")
     s = game.new_state(3)
     first = s.action_name(s.legal_actions()[-1])          # "draw"
@@ -413,7 +413,7 @@ def test_simulate_include_and_option():
 
 
 def test_flip_deck_pairs_112_double_faced_cards():
-    from unorules.compiler import compile_rulebook
+    from unorules.engine.compiler import compile_rulebook
     rules = compile_rulebook(load("flip"))
     assert [len(d) for d in rules.deck] == [112, 112]
     assert len(compile_rulebook(load("mario_kart")).deck[0]) == 112
@@ -433,8 +433,8 @@ def test_the_engine_knows_no_card_or_edition_names():
 
 
 def test_greedy_names_the_color_it_holds_most_and_keeps_wilds_for_last(tmp_path):
-    from unorules.agents import GreedyAgent
-    from unorules.scenarios import build, load_scenarios
+    from unorules.agents.base import GreedyAgent
+    from unorules.scenarios.runner import build, load_scenarios
     p = write(tmp_path, "s.yaml", "name: greedy\nrulebook: classic\nplayers: 2\ngiven:\n"
                                   "  hands: {0: [wild, blue 1, blue 2, green 7], 1: [green 3]}\n"
                                   "  discard: [red 5]\n  draw_pile: [yellow 1]\n  turn: 0\n")

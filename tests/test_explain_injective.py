@@ -11,8 +11,8 @@ import functools
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from unorules.explain import explain
-from unorules.loader import load, shipped_names
+from unorules.language.explain.rulebook import explain
+from unorules.language.loader import load, shipped_names
 
 from fuzz_rulebooks import fuzzed_rulebook
 from ir_mutations import canonical, checked, mutants, mutation_pairs

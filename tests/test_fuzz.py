@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from unorules.errors import RulebookError
-from unorules.loader import decode, load, parse_text, shipped_names
+from unorules.language.loader import decode, load, parse_text, shipped_names
 
 CORPUS = Path(__file__).resolve().parent / "fuzz_corpus"
 SOURCES = [p.read_text() for p in sorted(shipped_names().values())]
@@ -34,8 +34,8 @@ def check_input(tmp_path, name: str, data: bytes):
             d.render(e.texts.get(d.file))          # rendering never fails either
         return
     if path.suffix == ".uno":                      # a valid file formats to text that reads back the same
-        from unorules.formatter import format_rulebook
-        from unorules.parser import parse_uno
+        from unorules.language.formatter import format_rulebook
+        from unorules.language.parser import parse_uno
         ir, spans, _ = parse_uno(data.decode("utf-8"), name)
         assert parse_uno(format_rulebook(ir, spans))[0] == ir
 
@@ -166,7 +166,7 @@ def mutated_ir(draw):
 def play_briefly(rulebook):
     """A loaded mutant must play: a win, a stall, or a named runtime error; never a Python exception."""
     import random
-    from unorules.compiler import compile_rulebook
+    from unorules.engine.compiler import compile_rulebook
     from unorules.engine import Game
     from unorules.errors import RuleRuntimeError
     try:

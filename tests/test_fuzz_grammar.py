@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from unorules.compiler import compile_rulebook
+from unorules.engine.compiler import compile_rulebook
 from unorules.engine import Game
 from unorules.errors import RulebookError, RuleRuntimeError
-from unorules.formatter import format_rulebook
-from unorules.loader import load
-from unorules.parser import parse_uno
+from unorules.language.formatter import format_rulebook
+from unorules.language.loader import load
+from unorules.language.parser import parse_uno
 
 FUZZ = settings(max_examples=120, deadline=5000, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 
@@ -133,7 +133,7 @@ def test_rulebooks_built_from_the_grammar_load_format_and_play(tmp_path_factory,
     assert parse_uno(format_rulebook(ir, spans))[0] == ir             # formatting reads back
     rules = compile_rulebook(rb)
     game = Game(rules, 3, rounds="single", turn_cap=400)
-    from unorules.agents import make_agents
+    from unorules.agents.base import make_agents
     for seed in range(2):
         s = game.new_state(seed)
         agents = make_agents(["random"] * 3, seed)

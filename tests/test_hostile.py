@@ -86,7 +86,7 @@ def test_choosing_from_an_empty_set_chooses_nobody(tmp_path):
 
 
 def test_memory_stays_flat_across_games():
-    from unorules.simulation import RunSpec, run_range
+    from unorules.runs.simulation import RunSpec, run_range
     spec = RunSpec("official", players=4, agents=("greedy",), rounds="single")
     run_range(spec, 0, 50)
     tracemalloc.start()
@@ -123,7 +123,7 @@ def test_numbers_that_would_exhaust_memory_are_refused_or_capped(tmp_path):
 
 def test_the_grammar_cache_lives_only_where_no_one_else_can_write(tmp_path, monkeypatch):
     import os
-    from unorules.parser import _cache_file
+    from unorules.language.parser import _cache_file
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     path = _cache_file("grammar text")
     assert path is not None and path.startswith(str(tmp_path / "unorules"))

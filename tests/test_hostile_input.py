@@ -103,7 +103,7 @@ def test_an_include_diamond_is_assembled_once_per_file(tmp_path):
     top = write(tmp_path, "top.uno", "rulebook top\nextends classic\ninclude m0a, m0b\n")
     rc, out = cli("validate", top, timeout=60)
     assert rc == 0, out
-    from unorules.loader import load
+    from unorules.language.loader import load
     assert len(load(top).ir["triggers"]) == 1          # the shared module is laid once
 
 
@@ -190,7 +190,7 @@ def test_play_refuses_unicode_digits(tmp_path):
 
 
 def test_the_keyword_in_another_context_is_still_a_name():
-    from unorules.parser import parse_uno
+    from unorules.language.parser import parse_uno
     ir = parse_uno("rulebook t card x { challenge: attacker draw 1 target draw 2 } card y { on play: attack next {} }")[0]
     acts = ir["cards"][0]["challenge"]
     assert [a["subject"]["name"] for a in acts] == ["attacker", "target"]

@@ -9,10 +9,10 @@ from unorules.errors import RulebookError
 import yaml
 from lark import Lark
 
-from unorules.formatter import format_rulebook
-from unorules.loader import load, parse_file, shipped_names
-from unorules.parser import grammar_text, parse_uno
-from unorules.schema import schema_diagnostics, validator
+from unorules.language.formatter import format_rulebook
+from unorules.language.loader import load, parse_file, shipped_names
+from unorules.language.parser import grammar_text, parse_uno
+from unorules.language.schema import schema_diagnostics, validator
 
 from helpers import DATA, run_cli
 
@@ -273,7 +273,7 @@ def test_export_resolved_gives_the_merged_rulebook():
 
 
 def test_official_deck_has_112_cards_and_classic_108():
-    from unorules.compiler import compile_rulebook
+    from unorules.engine.compiler import compile_rulebook
     assert len(compile_rulebook(load("classic")).deck[0]) == 108
     assert len(compile_rulebook(load("official")).deck[0]) == 112
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from helpers import run_cli
-from unorules.compiler import compile_rulebook
+from unorules.engine.compiler import compile_rulebook
 from unorules.engine import Game
-from unorules.loader import load, shipped_names
-from unorules.play import SILENT, menu, narrate, play_game
+from unorules.language.loader import load, shipped_names
+from unorules.cli.play import SILENT, menu, narrate, play_game
 
 
 def _play(name, seed, players=4, rounds="single"):
@@ -70,9 +70,9 @@ def test_one_option_asks_for_1_not_a_range():
 
 
 def test_the_stakes_are_told_before_a_challenge():
-    from unorules.play import stakes
+    from unorules.cli.play import stakes
     game = Game(compile_rulebook(load("classic")), 2, log_events=True)
-    from unorules.agents import make_agents
+    from unorules.agents.base import make_agents
     for seed in range(200):
         s = game.new_state(seed)
         bots = make_agents(["greedy", "greedy"], seed)

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from unorules.cli import cli
-from unorules.comparison import compare_summaries, holm
+from unorules.runs.comparison import compare_summaries, holm
 
 pytest.importorskip("matplotlib")
 

@@ -12,10 +12,10 @@ import sys
 import pytest
 
 import unorules
-from unorules.agents import GreedyAgent
-from unorules.compiler import compile_rulebook
+from unorules.agents.base import GreedyAgent
+from unorules.engine.compiler import compile_rulebook
 from unorules.engine import Game
-from unorules.loader import load, shipped_names
+from unorules.language.loader import load, shipped_names
 
 from helpers import ROOT
 
@@ -86,8 +86,8 @@ def test_a_rule_that_offers_named_options_adds_them_to_the_space():
 
 def test_ids_are_stable_across_processes():
     here = space_digest(make("flip", 4))
-    code = ("import hashlib; from unorules.compiler import compile_rulebook; from unorules.engine import Game; "
-            "from unorules.loader import load; g = Game(compile_rulebook(load('flip')), 4); "
+    code = ("import hashlib; from unorules.engine.compiler import compile_rulebook; from unorules.engine import Game; "
+            "from unorules.language.loader import load; g = Game(compile_rulebook(load('flip')), 4); "
             "print(hashlib.sha256(repr(g.action_space.keys).encode()).hexdigest())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == here
@@ -206,7 +206,7 @@ def test_a_game_pickles_as_its_rulebook_and_compiles_again():
 
 
 def test_a_state_set_up_by_hand_says_it_cannot_be_pickled():
-    from unorules.scenarios import build, load_scenarios
+    from unorules.scenarios.runner import build, load_scenarios
     sc = load_scenarios(ROOT / "tests" / "scenarios" / "bts" / "wild_dance_failed.yaml")[0]
     s, _ = build(sc)
     with pytest.raises(TypeError, match="only a state made by game.new_state"):
@@ -252,7 +252,7 @@ def challenges_faced_by_seat_0(game, seeds):
 def test_resampling_judges_a_pending_plays_legality_again_on_the_dealt_hand():
     """Whether a Wild Draw Four was played legally was judged on its player's hidden hand: a
     resampled copy judges it again on the dealt hand, so the challenger's search cannot read it."""
-    from unorules.search import ISMCTSAgent
+    from unorules.agents.search import ISMCTSAgent
     game = make("official", 4)
     judged = set()
     states = list(challenges_faced_by_seat_0(game, range(60)))
@@ -290,7 +290,7 @@ def test_resampling_depends_only_on_what_the_player_cannot_see():
 
 
 def test_the_search_agent_plays_legal_moves_and_reads_no_hidden_card():
-    from unorules.search import ISMCTSAgent
+    from unorules.agents.search import ISMCTSAgent
     game = make("official", 4)
     checked = 0
     for seed in range(6):
@@ -330,7 +330,7 @@ def instant_win_game(tmp_path, rounds="single"):
 def instant_win_openings(game):
     """(state, its options, greedy's play) at each first turn where greedy plays a card other than
     the instant-win wild it holds."""
-    from unorules.agents import GreedyAgent
+    from unorules.agents.base import GreedyAgent
     for seed in range(400):
         s = game.new_state(seed)
         if s.is_chance_node() or s.decision.kind != "turn":
@@ -347,7 +347,7 @@ def test_the_search_plays_out_to_the_end_of_the_round_in_a_match(tmp_path):
     """In a match, a playout stops when the round ends (a match's 400 steps would end no
     playout, and every action would count 0): a blank wild that wins the round at once is seen
     to win, and played."""
-    from unorules.search import ISMCTSAgent
+    from unorules.agents.search import ISMCTSAgent
     for s, opts, greedy in instant_win_openings(instant_win_game(tmp_path, rounds="match")):
         search = ISMCTSAgent(random.Random(1), determinizations=20)
         gains, default, ids = search.gains(s, opts)
@@ -363,7 +363,7 @@ def test_the_search_agent_keeps_the_heuristics_play_unless_the_evidence_is_clear
     """The greedy heuristic keeps wilds for last; with a blank wild that wins the round at once, the
     search sees every playout of it won and plays it. Where no action is clearly better (a budget
     of 2 determinizations), it plays the heuristic's own choice."""
-    from unorules.search import ISMCTSAgent
+    from unorules.agents.search import ISMCTSAgent
     found = 0
     for s, opts, greedy in instant_win_openings(instant_win_game(tmp_path)):
         found += 1
@@ -397,9 +397,9 @@ def test_the_search_belief_never_rules_out_a_card_a_greedy_player_holds(name, tm
     never rule out a card the player truly holds (swaps and new deals start a hand afresh), and
     every deal must keep the sizes, the searching player's hand and the cards. On every shipped
     rulebook and with a custom card; then the search, with its belief, plays a game through."""
-    from unorules.agents import GreedyAgent
-    from unorules.belief import Belief
-    from unorules.search import ISMCTSAgent
+    from unorules.agents.base import GreedyAgent
+    from unorules.agents.belief import Belief
+    from unorules.agents.search import ISMCTSAgent
     game = instant_win_game(tmp_path) if name == "official+instant_win" else make(name, 4)
     ruled_out = dealt = 0
     seeds = 25 if name in ("official", "official_swap", "flip", "classic") else 6
@@ -444,9 +444,9 @@ def test_the_search_belief_never_rules_out_a_card_a_greedy_player_holds(name, tm
 def test_the_search_belief_rules_out_what_a_player_could_have_played():
     """After a player draws on their turn, every deal keeps from them each card they could have
     played then; a state with no history to follow (a resampled copy) is dealt as resample_hidden."""
-    from unorules.agents import GreedyAgent
-    from unorules.belief import Belief
-    from unorules.search import ISMCTSAgent
+    from unorules.agents.base import GreedyAgent
+    from unorules.agents.belief import Belief
+    from unorules.agents.search import ISMCTSAgent
     game = make("official", 4)
     for seed in range(200):
         s = game.new_state(seed)
@@ -481,8 +481,8 @@ def test_the_search_belief_reads_a_greedy_play():
     """Greedy keeps wilds for last: a greedy player who plays a wild while the next player is not
     close held no other playable card, and every deal keeps those cards from the rest of its hand.
     Without the policy to say so, nothing is read from the play."""
-    from unorules.agents import GreedyAgent
-    from unorules.belief import Belief
+    from unorules.agents.base import GreedyAgent
+    from unorules.agents.belief import Belief
     game = make("official", 4)
     for seed in range(300):
         s = game.new_state(seed)
@@ -523,7 +523,7 @@ def test_resampling_while_cards_are_passed_at_once_chooses_the_others_cards_agai
     """zero_passes_one: everyone chooses a card, then all move at once. A player deciding while
     others have chosen may not know their cards: a resampled copy chooses them again among the
     new hands, and plays on (before, the old choices pointed at cards no longer held)."""
-    from unorules.primitives_hands import commit_batch
+    from unorules.engine.hands import commit_batch
     game = make("zero_passes_one", 4)
     found = 0
     for seed in range(300):

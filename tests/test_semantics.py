@@ -6,7 +6,7 @@ import pytest
 
 from helpers import DATA, codes_of, run_cli, write
 from unorules.errors import RulebookError
-from unorules.loader import load
+from unorules.language.loader import load
 
 
 def diagnostics(tmp_path, text, name="house.uno"):
@@ -90,7 +90,7 @@ def test_a_loop_name_holds_only_inside_its_action(tmp_path):
 
 
 def test_shipped_rulebooks_still_validate():
-    from unorules.loader import shipped_names
+    from unorules.language.loader import shipped_names
     for name in shipped_names():
         assert codes_of(name) == [], name
 
@@ -135,7 +135,7 @@ script:
 
 
 def test_explain_says_what_a_block_with_a_subject_does():
-    from unorules.explain import explain
+    from unorules.language.explain.rulebook import explain
     text = explain(load(DATA / "loops.uno"))
     assert "for every other player: if the number of cards in your hand is more than 1, they draw 1 card" in text
     assert "every other player (those for whom the number of cards in that player's hand is more than 3) draws as " \

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from unorules.compiler import compile_rulebook
+from unorules.engine.compiler import compile_rulebook
 from unorules.engine import Game, RuleRuntimeError
-from unorules.loader import load
-from unorules.simulation import RunSpec, make_game, play_one
+from unorules.language.loader import load
+from unorules.runs.simulation import RunSpec, make_game, play_one
 
 from helpers import run_cli
 

@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from helpers import DATA, run_cli
-from unorules.authoring import new_card
-from unorules.loader import load, parse_file, resolved_ir, shipped_names
+from unorules.language.authoring import new_card
+from unorules.language.loader import load, parse_file, resolved_ir, shipped_names
 
 SHIPPED = sorted(shipped_names().items())
 
@@ -59,7 +59,7 @@ def test_fmt_refuses_to_drop_yaml_comments(tmp_path):
 
 
 def test_a_hash_inside_a_yaml_string_is_not_a_comment(tmp_path):
-    from unorules.writer import yaml_comment_lines
+    from unorules.language.writer import yaml_comment_lines
     assert yaml_comment_lines("title: 'a # b'\nname: x # real\n") == [2]
     assert yaml_comment_lines('title: "#1"\n') == []
 
@@ -142,7 +142,7 @@ def test_comments_stay_with_the_code_they_precede_or_follow(tmp_path):
 
 
 def test_the_parser_keeps_no_state_between_parses():
-    from unorules import parser
+    from unorules.language import parser
     assert not hasattr(parser, "_comments")
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .scenarios import Result, load_scenarios, run, run_file, scenario_files
+from unorules.scenarios.runner import Result, load_scenarios, run, run_file, scenario_files
 
 __all__ = ["run_scenario", "run_scenarios", "report", "pytest_collect_file"]
 

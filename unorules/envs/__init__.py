@@ -15,9 +15,9 @@ def make_game(rulebook="official", players: int = 4, include=(), with_=(), optio
     """The engine's Game for an adapter: a rulebook (a shipped name or a path), its modules, custom
     files and options; one round per game unless `rounds` says otherwise; a round longer than
     `turn_cap` turns ends as stalled (every return 0)."""
-    from ..compiler import compile_rulebook
-    from ..loader import load
-    from ..state import Game
+    from unorules.engine.compiler import compile_rulebook
+    from unorules.language.loader import load
+    from unorules.engine.state import Game
     rb = load(rulebook, include=tuple(include), with_=tuple(with_))
     return Game(compile_rulebook(rb, dict(options or {})), players, rounds=rounds, turn_cap=turn_cap)
 

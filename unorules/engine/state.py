@@ -1,0 +1,513 @@
+"""The engine's state: a Game (an immutable factory: compiled rules and options) and its States.
+
+OpenSpiel style: a State is one playthrough with `current_player()`, `legal_actions()`,
+`apply_action()`, chance nodes with named outcomes, `is_terminal()`, `returns()`, `clone()`.
+Control flow is an explicit agenda (a stack of frames `(fn, *args)`): rule actions push frames,
+and an action that needs a choice sets `state.decision` and stops the run until the choice is
+applied. The table (seats, zones, matching) is in table.py, rounds in rounds.py, the turn flow in turns.py, attack windows in attacks.py, the rule actions' primitives
+in primitives.py; what a player or a person is shown of a state in views.py.
+
+Nothing here knows a card: cards are ints whose faces, kinds and effects come from the rulebook.
+"""
+import copy
+import random
+
+from .compiler import NO_COLOR, Compiled
+from unorules.errors import IllegalAction, RuleRuntimeError
+from .table import MATCH_ANY, MATCH_RULE, MAX_DRAW, Action, Table  # noqa: F401 (re-exported)
+from .spaces import GameSpaces, StateSpaces
+from .views import StateViews
+
+CHANCE = -1
+TERMINAL = -2
+MAX_TRIGGER_DEPTH = 32
+MAX_GAME_TURNS = 1_000_000  # turns in one game, over all its rounds: a longer game is `stalled`
+MAX_TURN_DECISIONS = 10_000  # an agent's decisions in one turn: more (answers that answer each other) is `stalled`
+MAX_STEPS = 200_000         # the engine's steps between two decisions: more is a rule that runs away
+
+
+# State's lists that hold only numbers or immutable tuples, and lists of such lists (clone)
+_FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "out", "places", "round_winners",
+               "pending_winners", "skips", "exposed", "turns_per_round", "drawn_per_round", "last_turn",
+               "recent_plays", "_history", "_chance_drawn")
+_LISTS_OF_FLAT_LISTS = ("hands", "piles")
+
+
+class Decision:
+    """What the engine asks next: a player's choice among `options`, or (with `probs`) a chance node.
+    `resume(state, env, action)` carries on with the answer."""
+    __slots__ = ("kind", "player", "options", "resume", "env", "probs")
+
+    def __init__(self, kind, player, options, resume, env, probs=None):
+        self.kind, self.player, self.options, self.resume, self.env, self.probs = kind, player, options, resume, env, probs
+
+
+class Attack:
+    __slots__ = ("attacker", "target", "penalty", "body", "kind", "card", "legal", "state", "passed", "env")
+
+    def __init__(self, attacker, target, penalty, body, kind, card, legal, env):
+        self.attacker, self.target, self.penalty, self.body = attacker, target, penalty, body
+        self.kind, self.card, self.legal, self.env = kind, card, legal, env
+        self.state = "pending"      # pending | resolve | cancelled
+        self.passed = False
+
+
+DRAW = Action("draw", None)
+KEEP = Action("keep", None)
+
+
+class Game(GameSpaces):
+    """An immutable factory: a compiled rulebook with its options."""
+
+    def __init__(self, rules: Compiled, players: int = 4, *, rounds: str = "rulebook", log_events: bool = False,
+                 turn_cap: int | None = None, perform_chance: float | None = None, stop_after_round: bool = False,
+                 track_kinds: frozenset = frozenset()):
+        if not rules.min_players <= players <= rules.max_players:
+            raise RuleRuntimeError(f"`{rules.name}` is for {rules.min_players} to {rules.max_players} players, not {players}")
+        if rounds not in ("rulebook", "single", "match"):
+            raise ValueError(f"rounds must be rulebook, single or match, not {rounds!r}")
+        self.rules = rules
+        self.players = players
+        self.rounds = rounds
+        self.log_events = log_events
+        self.turn_cap = turn_cap or rules.turn["turn_cap"]
+        self.perform_chance = perform_chance
+        self.stop_after_round = stop_after_round
+        self.track_kinds = frozenset(track_kinds)      # kinds whose players are recorded (compare)
+        teams = rules.teams
+        if teams:
+            size = teams["size"]
+            if players % size or players == size:
+                raise RuleRuntimeError(f"`{rules.name}` plays in teams of {size}: it needs a multiple of {size} "
+                                       f"players (more than {size}), not {players}")
+            count = players // size
+            self.team_of = [p % count if teams["seating"] == "opposite" else p // size for p in range(players)]
+        else:
+            self.team_of = list(range(players))                # each player a team of one
+        self.teams_view = tuple(self.team_of) if teams else ()  # what observations show of the teams
+        self.any_time_kinds = frozenset(k.id for k in rules.kinds if k.at_any_time)
+        sizes = {len(d) for d in rules.deck}
+        if len(sizes) > 1:
+            raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
+                                   "double-faced cards need as many faces on each side")
+        self.declaration = rules.declarations[0] if rules.declarations else None
+        self._action_space = self._observation_layout = None     # spaces.py: built when first asked for
+        self._actions: dict = {}             # (card count, side) -> the play actions of every card
+        self._deck_faces = None              # the deck's faces per side, when every game has the same
+        self._side_tables: dict = {}         # side -> State.set_side's tables, for that deck
+        self._jump_verdicts: dict = {}       # (side, top face) -> face -> may jump in (jump_window)
+        # play_options' match bits: MATCH_ANY (a wild: matches anything), MATCH_RULE (a kind with
+        # its own playability rule: evaluated), one bit per color (NO_COLOR included) and one per
+        # kind. A card is a candidate when its face's mask shares a bit with the target:
+        # MATCH_ANY | MATCH_RULE | the current color's bit | the top card's kind's bit.
+        ncolor = len(rules.color_names) + 1
+        self.color_bit = [1 << (2 + c) for c in range(ncolor)]            # index: color + 1
+        self.kind_bit = [1 << (2 + ncolor + rules.match_kind[k]) for k in range(len(rules.kinds))]   # `matches as` shares
+        self.face_mask = [0 if rules.kinds[kind].at_any_time      # played out of turn only: never in a turn
+                          else MATCH_RULE if not rules.plain_match[kind] else MATCH_ANY if rules.wild_kind[kind]
+                          else self.color_bit[color + 1] | self.kind_bit[kind] for color, kind in rules.faces]
+        # what the hot path asks of the rules on every play and turn, answered once
+        no_play_hooks = rules.jump_in is None and "play" not in rules.triggers
+        self.quiet_play = [no_play_hooks and not k.effects.get("play") for k in rules.kinds]   # kind -> nothing runs
+        self.turn_start_hooks = "turn_start" in rules.triggers
+        self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
+        self.resets = {when: [c for c in rules.counters if c.get("reset") == when] for when in ("turn", "round", "next_turn")}
+        self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"])
+        self.round_resets = self.resets["round"] + self.resets["turn"] + self.resets["next_turn"]   # all, at round start
+
+    def __reduce__(self):
+        """A game pickles as its merged rulebook and settings; it is compiled again when loaded."""
+        return (_game_from_ir, (self.rules.ir, dict(self.rules.options), self.players,
+                                dict(rounds=self.rounds, log_events=self.log_events, turn_cap=self.turn_cap,
+                                     perform_chance=self.perform_chance, stop_after_round=self.stop_after_round,
+                                     track_kinds=self.track_kinds)))
+
+    def play_actions(self, n, side):
+        """The play actions of cards 0..n-1, built once: without and with the call, and those that
+        also name each color of `side` (a play of a card whose rule begins with `choose color`)."""
+        key = (n, side)
+        if key not in self._actions:
+            colors = self.rules.side_colors[side]
+            plain, call = [Action("play", c, False) for c in range(n)], [Action("play", c, True) for c in range(n)]
+            self._actions[key] = (
+                [(a,) for a in plain], list(zip(plain, call)),
+                [tuple(Action("play", c, False, col) for col in colors) for c in range(n)],
+                [tuple(Action("play", c, k, col) for col in colors for k in (False, True)) for c in range(n)])
+        return self._actions[key]
+
+    def new_state(self, seed: int = 0, *, deal: bool = True) -> "State":
+        s = State(self, seed)
+        if deal:
+            s._seed = seed
+            s.setup_cards(None)
+            s.draw_pile = list(range(s.ncards))
+            from .rounds import begin_round
+            s.push(begin_round)
+            s.run()
+        return s
+
+
+class State(Table, StateViews, StateSpaces):
+    def __init__(self, game: Game, seed: int):
+        self.game = game
+        self.rules = game.rules
+        n = self.n = game.players
+        self.rng = random.Random(seed)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.draw_pile: list[int] = []
+        self.aside: list[int] = []                 # cards set aside: out of play until the round ends
+        self.card_faces: list[list[int]] = []      # side -> card -> face
+        self.side = 0
+        self.ccolor: list[int] = []                # active side: card -> color
+        self.ckind: list[int] = []                 # active side: card -> kind
+        self.color = NO_COLOR
+        self.direction = 1
+        self.current = 0
+        self.dealer = n - 1
+        self.scores = [0] * n
+        self.seats = list(range(n))                # seat -> original player
+        self.team_of = game.team_of                # seat -> team (each seat its own without teams)
+        self.eliminated = [False] * n              # out of the match
+        self.out = [False] * n                     # not in this round: eliminated, or gone out and placed
+        self.places: list[int] = []                # this round's finishing order (who went out first, ...)
+        self.round_winners: list[int] = []
+        self.pending_winners: list[int] = []       # named by `win round`: the round ends once the play is over
+        self.next_dealer = None                    # decided when a round ends, for the next one
+        self.next_leader = None
+        self.leader = None                         # who plays first this round (None: left of the dealer)
+        self.turn_draws = 0                        # cards drawn by the turn's draws this turn
+        self.several_piles = len(self.rules.piles) > 1
+        self._pile_loop = False
+        self.empty_piles()
+        self.skips = [0] * n
+        self.next_override = None
+        self.attack: Attack | None = None
+        self.judged: dict[int, tuple] = {}        # card -> (player, color then, (round, play)): a `legal when` judged
+        self.agenda: list[tuple] = []
+        self.decision: Decision | None = None
+        self.log: list[dict] | None = [] if game.log_events else None
+        self.streak = 0
+        self.first_card = False
+        self.exposed: list[int] = []
+        self.redraw = False
+        self.round = 0
+        self.turns = 0
+        self.game_turns = 0           # over all the game's rounds (MAX_GAME_TURNS)
+        self.turn_first_decision = 0  # counts["decisions"] when the turn began (MAX_TURN_DECISIONS)
+        self.depth = 0
+        self.round_winner = None
+        self.winner = None
+        self.winners: list[int] = []               # the match's winning seats (a team's members)
+        self.outcome = None                        # win | stalled | error
+        self.error = None
+        self.terminal = False
+        self.turns_per_round: list[int] = []
+        self.drawn_per_round: list[int] = []       # cards drawn in each round (counts["drawn"] by round)
+        self.counts = {"drawn": 0, "challenges": 0, "challenges_won": 0, "catches": 0, "reshuffles": 0,
+                       "plays": 0, "decisions": 0, "turn_decisions": 0}
+        self._history: list[tuple] = []            # every action applied, with the side then in play
+        self._seed = None                          # the seed, for a state made by Game.new_state (replayable)
+        self._chance_drawn: list[int] = []         # which of _history's chance outcomes were drawn on self.rng
+        self._rng_when_asked = None                # the generator's state when the chance node was posed
+        self.recent_plays: list[tuple[int, int]] = []     # (player, card) of the last plays, for observations
+        # memory: counters and flags (per game a value, per player a list by seat), when each
+        # per-player value was last set (a turn serial), and what each player was shown of others' hands
+        self.memory: dict[str, object] = {}
+        self.set_at: dict[str, list[int]] = {}
+        self.turn_serial = 0
+        self.last_turn: list[int] = [-1] * n
+        for c in self.rules.counters:
+            self.reset_counter(c)
+        self.shown: dict[int, dict[int, list[int]]] = {}
+        self.tracked_players: set[int] = set()          # original players who played a tracked kind
+
+    # -- cards ----------------------------------------------------------------------------------
+    def setup_cards(self, cards: list[tuple[int, ...]] | None):
+        """Make the physical cards: one face per side. None: the rulebook's deck."""
+        rules = self.rules
+        cached = None
+        from_deck = cards is None
+        if cards is None:
+            per_side = [list(d) for d in rules.deck]
+            if len(per_side) > 1 and rules.pair_sides_shuffled:
+                for side in per_side[1:]:
+                    self.shuffle(side)
+            else:
+                cached = self.game._deck_faces      # the same deck every game: built once
+            cards = list(zip(*per_side)) if cached is None else None
+        if cached is not None:
+            self.card_faces = cached
+        else:
+            self.card_faces = [[c[s] for c in cards] for s in range(len(rules.sides))]
+            if from_deck and not (len(rules.deck) > 1 and rules.pair_sides_shuffled):
+                self.game._deck_faces = self.card_faces
+        self.ncards = len(self.card_faces[0])
+        self.shares_deck = self.card_faces is self.game._deck_faces   # every game of the factory has this deck
+        self._own_tables = {}                 # side -> set_side's tables, when this deck is the game's own
+        self.set_side(self.side)
+
+    def set_side(self, side):
+        """Show `side` of every card. What depends only on the deck and the side is built once per
+        game factory when every game has the same deck (never changed in place, so shared), else
+        once per game."""
+        self.side = side
+        game = self.game
+        cache = game._side_tables if self.shares_deck else self._own_tables
+        tables = cache.get(side)
+        if tables is None:
+            tables = cache[side] = self._build_side_tables(side)
+        self.ccolor, self.ckind, self._match, self._views = tables   # _views: card -> CardView (observe)
+
+    def _build_side_tables(self, side):
+        """Per card, for one side: its color and kind, and what play_options reads on every turn (its
+        match mask, its play actions without and with the call); and room for its CardViews."""
+        rules, game = self.rules, self.game
+        faces = self.card_faces[side]
+        ccolor = [rules.faces[f][0] for f in faces]
+        ckind = [rules.faces[f][1] for f in faces]
+        plain, plain_call, fused, fused_call = game.play_actions(len(faces), side)
+        is_fused = rules.fused_color
+        opts = [fused[c] if is_fused[k] else plain[c] for c, k in enumerate(ckind)]
+        opts_call = [fused_call[c] if is_fused[k] else plain_call[c] for c, k in enumerate(ckind)]
+        match = (faces, [game.face_mask[f] for f in faces], opts, opts_call, game.color_bit, game.kind_bit,
+                 not all(rules.plain_match), rules.turn["multi_play"])
+        return ccolor, ckind, match, [None] * len(faces)
+
+    def reset_counter(self, c):
+        empty = False if c["kind"] == "flag" else 0
+        if c["per"] == "player":
+            self.memory[c["name"]] = [empty] * self.n
+            self.set_at[c["name"]] = [-1] * self.n
+        else:
+            self.memory[c["name"]] = empty
+
+    def kinds_in_play(self) -> list[int]:
+        """The card kinds of the rulebook's deck on the side in play (what a player may name)."""
+        faces = self.rules.faces
+        return sorted({faces[f][1] for f in self.rules.deck[self.side]})
+
+    def color_of(self, card):
+        return self.ccolor[card]
+
+    def kind_of(self, card):
+        return self.ckind[card]
+
+    def face_of(self, card):
+        return self.card_faces[self.side][card]
+
+    def card_name(self, card) -> str:
+        if card is None:
+            return "nothing"
+        return self.rules.face_names[self.card_faces[self.side][card]]
+
+    def full_name(self, card) -> str:
+        if len(self.card_faces) == 1:
+            return self.card_name(card)
+        return " / ".join(self.rules.face_names[f[card]] for f in self.card_faces)
+
+    # -- agenda ---------------------------------------------------------------------------------
+    def push(self, fn, *args):
+        self.agenda.append((fn,) + args)
+
+    def push_actions(self, actions, env):
+        ag = self.agenda
+        for a in reversed(actions):
+            ag.append((a, env))
+
+    def run(self):
+        ag = self.agenda
+        steps = 0
+        try:
+            while self.decision is None and ag and not self.terminal:
+                f = ag.pop()
+                steps += 1
+                if steps > MAX_STEPS:        # named rules that each do the next twice, loops in loops
+                    raise RuleRuntimeError(f"one play ran more than {MAX_STEPS:,} steps of rules without a decision",
+                                           getattr(f[0], "where", None))
+                if len(f) == 2:
+                    f[0](self, f[1])              # most frames: a rule action and its env
+                else:
+                    f[0](self, *f[1:])
+        except RuleRuntimeError as e:
+            self.fail(e)
+        if self.decision is None and not ag and not self.terminal:
+            self.fail(RuleRuntimeError("the game stopped with nothing left to do"))
+
+    def fail(self, err: RuleRuntimeError):
+        self.terminal = True
+        self.outcome = "error"
+        self.error = err
+        self.decision = None
+        self.emit("error", message=str(err))
+
+    def ask(self, kind, player, options, resume, env, probs=None):
+        if probs is None and self.counts["decisions"] - self.turn_first_decision >= MAX_TURN_DECISIONS:
+            from .rounds import end_round       # a turn without end (attacks answered back and forth): stalled
+            self.agenda.clear()
+            end_round(self, None, "stalled")
+            return
+        self.decision = Decision(kind, player, options, resume, env, probs)
+        if probs is not None:
+            self._rng_when_asked = self.rng.getstate()
+
+    def emit(self, type_, **fields):
+        if self.log is not None:
+            ev = {"type": type_, "round": self.round}
+            ev.update(fields)
+            self.log.append(ev)
+
+    # -- the OpenSpiel surface ------------------------------------------------------------------
+    def current_player(self):
+        if self.terminal:
+            return TERMINAL
+        d = self.decision
+        if d.probs is not None:
+            return CHANCE
+        return d.player
+
+    def is_chance_node(self):
+        return not self.terminal and self.decision.probs is not None
+
+    def chance_outcomes(self):
+        d = self.decision
+        return list(zip(d.options, d.probs))
+
+    def apply_action(self, action: "Action | int"):
+        if self.terminal:
+            raise IllegalAction("the game is over")
+        if isinstance(action, int):            # an action id of the rulebook's action space (spaces.py)
+            action = self.action_of_id(action)
+        d = self.decision
+        if action not in d.options:
+            raise IllegalAction(f"`{self.action_name(action)}` is not one of the legal actions: "
+                                + ", ".join(self.action_name(a) for a in d.options))
+        self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: Action):
+        d = self.decision
+        self.decision = None
+        if d.probs is None:
+            self.counts["decisions"] += 1
+        elif self.rng.getstate() != self._rng_when_asked:    # its outcome was drawn on the game's generator
+            self._chance_drawn.append(len(self._history))
+        self._history.append((action, self.side))      # the side names the faces of its cards (history())
+        try:
+            d.resume(self, d.env, action)
+        except RuleRuntimeError as e:
+            self.fail(e)
+            return
+        if self.agenda or self.decision is None:
+            self.run()
+
+    def is_terminal(self):
+        return self.terminal
+
+    def returns(self):
+        """+1 for each winner (a team's members together), and the losers share -1 each winner's."""
+        out = [0.0] * self.n
+        if self.winners:
+            k = len(self.winners)
+            for p in range(self.n):
+                out[p] = 1.0 if p in self.winners else -k / (self.n - k)
+        return out
+
+    def clone(self):
+        return copy.deepcopy(self, {id(self.game): self.game})
+
+    def __deepcopy__(self, memo):
+        """An independent copy of the play; what belongs to the game factory (its rules, and the
+        deck's tables every game of it shares, never changed in place) is shared, not copied."""
+        new = State.__new__(State)
+        memo[id(self)] = new
+        memo.setdefault(id(self.game), self.game)
+        memo.setdefault(id(self.rules), self.rules)
+        memo.setdefault(id(self.team_of), self.team_of)
+        if self.shares_deck:
+            for table in (self.card_faces, self.ccolor, self.ckind, self._match, self._views):
+                memo.setdefault(id(table), table)
+        # Lists of numbers and of immutable tuples (the history's actions) are copied flat: a
+        # deepcopy walks every element, and a search clones a state thousands of times a second.
+        # Each copy goes into the memo, so what else refers to the list (the discard pile is one
+        # of the piles) refers to the copy.
+        d = self.__dict__
+        for k in _FLAT_LISTS:
+            v = d[k]
+            memo[id(v)] = v[:]
+        for k in _LISTS_OF_FLAT_LISTS:
+            v = d[k]
+            memo[id(v)] = [memo.setdefault(id(x), x[:]) for x in v]
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        memo[id(self.rng)] = rng
+        if self._rng_when_asked is not None:      # a tuple of numbers: shared
+            memo[id(self._rng_when_asked)] = self._rng_when_asked
+        for k, v in d.items():
+            setattr(new, k, copy.deepcopy(v, memo))
+        return new
+
+    def fire(self, event, env, card=None):
+        triggers = self.rules.triggers.get(event)
+        if not triggers:
+            return
+        for t in reversed(triggers):
+            if card is not None:
+                if t.kind is not None and t.kind != self.ckind[card]:
+                    continue
+                if t.color is not None and t.color != self.ccolor[card]:
+                    continue
+            if self.depth >= MAX_TRIGGER_DEPTH:
+                raise RuleRuntimeError(f"rules triggered each other more than {MAX_TRIGGER_DEPTH} deep (on {event})",
+                                       t.where)
+            tenv = dict(env)
+            tenv.pop("@color", None)
+            self.push(depth_down)
+            if t.cond is None:
+                self.push_actions(t.actions, tenv)
+            else:       # judged when the trigger runs: after the card's own effect and earlier triggers
+                self.push(run_trigger, t, tenv)
+            self.push(depth_up)
+
+    # -- rounds and scoring ---------------------------------------------------------------------
+    def points(self, p, card):
+        k = self.rules.kinds[self.ckind[card]]
+        return k.points(self, {"me": p, "@who": p, "card": card})
+
+    def hand_points(self, p):
+        return sum(self.points(p, c) for c in self.hands[p])
+
+    def finish(self, winner, outcome):
+        self.winner = winner
+        self.winners = [] if winner is None else self.team_members(winner)
+        self.outcome = outcome
+        self.terminal = True
+        self.decision = None
+        self.agenda.clear()
+        self.emit("game_end", winner=winner, outcome=outcome)
+
+
+
+
+def run_trigger(s, t, env):
+    if t.cond(s, env):
+        s.push_actions(t.actions, env)
+
+
+def depth_up(s):
+    s.depth += 1
+
+
+def depth_down(s):
+    s.depth -= 1
+
+
+def _game_from_ir(ir, options, players, settings):
+    from unorules.language.checker import check
+    from .compiler import compile_rulebook
+    from unorules.language.loader import Rulebook
+    from unorules.language.spans import Spans
+    rb = Rulebook(ir["name"], ir, {}, Spans())
+    problems = check(rb)
+    if problems:
+        raise RuleRuntimeError(f"the pickled rulebook no longer checks: {problems[0].message}")
+    return Game(compile_rulebook(rb, options), players, **settings)
+

@@ -1,0 +1,239 @@
+"""Stage 1: .uno text -> IR (plain JSON-compatible data) plus a table of source spans.
+
+The grammar (grammars/unorules.lark) is parsed LALR with positions, with limits on nesting and
+depth checked first and syntax errors said in plain words; transform.py turns the tree into IR.
+"""
+from __future__ import annotations
+
+import functools
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from unorules.errors import Diagnostic, RulebookError, Span, did_you_mean
+from .resources import grammar_file
+from .spans import Spans
+from unorules.language.transform.rulebook import ToIR, _span_meta
+
+MAX_NESTING = 64          # blocks inside blocks; deeper input is refused before parsing
+MAX_DEPTH = 200           # the parse tree's depth (long `not not ...` or operator chains)
+
+
+def grammar_text() -> str:
+    return grammar_file().read_text("utf-8")
+
+
+class _WholeWords:
+    """A pass-through post-lexer whose one job is `always_accept`: with NAME in every state of the
+    contextual lexer, a word is always read whole (`draw_too` is one name, never `draw` + `_too`)
+    and becomes a keyword only when it equals one that the parser can take there."""
+    always_accept = ("NAME",)
+
+    def process(self, stream):
+        return stream
+
+
+def _cache_file(text: str):
+    """Where the LALR tables are kept between runs: a folder only this user can write (Lark's
+    cache is a pickle, so never one in the shared temp folder). None when there is no such place."""
+    import hashlib
+    import os
+    from pathlib import Path
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    except (RuntimeError, KeyError):        # no home folder: no cache
+        return None
+    folder = Path(base) / "unorules"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        st = folder.stat()
+        if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+            return None                     # not ours alone: do not trust what is in it
+    except OSError:
+        return None
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return str(folder / f"grammar-{digest}.lark-tables")
+
+
+@functools.cache
+def lark_parser() -> Lark:
+    # cached LALR tables: start-up drops from about 0.3 s to a few milliseconds
+    text = grammar_text()
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                postlex=_WholeWords(),
+                cache=_cache_file(text) or False)
+
+
+def _expected_words(parser: Lark, expected) -> list[str]:
+    words = []
+    for name in sorted(expected):
+        if name == "$END":
+            words.append("the end of the file")
+            continue
+        try:
+            term = parser.get_terminal(name)
+        except KeyError:
+            continue
+        if term.pattern.type == "str":
+            words.append(f"`{term.pattern.value}`")
+        else:
+            words.append({"NAME": "a name", "INT": "a whole number", "DECIMAL": "a number",
+                          "STRING": "a quoted text", "COMPARE": "a comparison",
+                          "ADD": "`+` or `-`", "MUL": "`*`, `/` or `%`"}.get(name, name.lower()))
+    return words
+
+
+def _syntax_diagnostic(err: UnexpectedInput, text: str, file: str) -> Diagnostic:
+    parser = lark_parser()
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        lines = text.splitlines() or [""]
+        line = len(lines)
+        col = len(lines[-1]) + 1
+        opened = _unclosed_brace(text)
+        expected = _expected_words(parser, getattr(err, "expected", ()) or ())
+        if opened is not None:
+            ol, oc = opened
+            return Diagnostic("U0102", f"unclosed `{{` opened at {ol}:{oc}", file, Span(ol, oc, ol, oc + 1),
+                              "this `{` is never closed", "add its `}` where the block ends",
+                              notes=[f"the file ends at {line}:{col} inside this block"])
+        return Diagnostic("U0102", "the file ends too early", file, Span(line, col, line, col + 1),
+                          "the file ends here", "expected " + _or(expected) if expected else None)
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        return Diagnostic("U0101", f"unexpected character `{ch}`", file,
+                          Span(err.line, err.column, err.line, err.column + 1), "not part of the language",
+                          "names are lower-case letters, digits and `_`; text goes in double quotes; "
+                          "`#` starts a comment")
+    tok = err.token
+    accepts = err.expected
+    ip = getattr(err, "interactive_parser", None)
+    if ip is not None:
+        try:
+            accepts = ip.accepts()         # the parser's own set (the lexer's may fold keywords into NAME)
+        except Exception:                  # noqa: BLE001 - fall back to what the error carries
+            pass
+    expected = _expected_words(parser, accepts)
+    span = Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+    word = str(tok)
+    msg = f"unexpected `{word}`"
+    help_ = "expected " + _or(expected[:12]) if expected else None
+    keywords = [w.strip("`") for w in expected if w.startswith("`")]
+    close = did_you_mean(word, keywords) if tok.type == "NAME" else None
+    if close:
+        help_ = close
+    if word == "}" and "{" not in text[: tok.start_pos]:
+        help_ = "this `}` closes nothing"
+    return Diagnostic("U0101", msg, file, span, "not expected here", help_)
+
+
+def _unclosed_brace(text: str):
+    """(line, column) of the innermost `{` that no `}` closes, outside text and comments; or None."""
+    stack, line, col, quoted, comment = [], 1, 0, False, False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, quoted, comment = line + 1, 0, False, False
+        elif comment:
+            continue
+        elif ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch == "#":
+            comment = True
+        elif ch == "{":
+            stack.append((line, col))
+        elif ch == "}" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _or(words):
+    words = list(dict.fromkeys(words))
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _check_depth(tree, file, text):
+    """Refuse a parse tree deeper than MAX_DEPTH (the IR is built recursively), pointing at the
+    first node past the limit. Walked without recursion."""
+    from lark import Tree
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = getattr(node, "meta", None)
+            span = _span_meta(meta) if meta is not None else None
+            raise RulebookError([Diagnostic("U0003", f"an expression or rule is nested more than {MAX_DEPTH} deep",
+                                            file, span and Span(span.line, span.column, span.line, span.column + 1),
+                                            "too deep", "break it into several rules, or simplify it")], {file: text})
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
+def _check_nesting(text: str, file: str):
+    depth = 0
+    line = 1
+    col = 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line += 1; col = 0
+        elif ch in "{(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise RulebookError([Diagnostic(
+                    "U0003", f"blocks are nested more than {MAX_NESTING} deep", file,
+                    Span(line, col, line, col + 1), "too deep", "flatten the rule into several actions")],
+                    {file: text})
+        elif ch in "})":
+            depth = max(0, depth - 1)
+
+
+def _keyword_as_name(err) -> bool:
+    """A word lexed as a keyword where the parser wants a name is read as the name. (LALR shares
+    states between contexts, so a word can be a keyword in the lookahead of a state that, here,
+    takes a name: `attacker draw 1 target draw 2`, where `target` is also a scoring keyword.)"""
+    if not isinstance(err, UnexpectedToken) or err.token.type in ("NAME", "$END"):
+        return False
+    word = str(err.token)
+    ip = err.interactive_parser
+    if not _NAME_RE.fullmatch(word) or "NAME" not in ip.accepts():
+        return False
+    ip.feed_token(Token.new_borrow_pos("NAME", word, err.token))
+    return True
+
+
+_NAME_RE = __import__("re").compile(r"[a-z_][a-z0-9_]*")
+
+
+def parse_uno(text: str, file: str = "<input>") -> tuple[dict, Spans, list[Diagnostic]]:
+    """Parse rule-language text into (IR, spans, problems).
+
+    Raises RulebookError on syntax errors; returns the problems found while building the IR
+    (a setting given twice, an empty range) for the caller to report with the checker's."""
+    _check_nesting(text, file)
+    errors: list[UnexpectedInput] = []
+
+    try:
+        tree = lark_parser().parse(text, on_error=_keyword_as_name)
+    except UnexpectedInput as e:
+        if not errors or errors[-1] is not e:
+            errors.append(e)
+        tree = None
+    except RecursionError:
+        raise RulebookError([Diagnostic("U0003", "the file is nested too deeply to read", file)], {file: text})
+    if errors:
+        # the first syntax error only: after it an LALR parser's later complaints are mostly echoes
+        raise RulebookError([_syntax_diagnostic(errors[0], text, file)], {file: text})
+    _check_depth(tree, file, text)
+    spans = Spans()
+    to_ir = ToIR(spans, file)
+    try:
+        ir = to_ir.transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, RulebookError):
+            raise RulebookError(e.orig_exc.diagnostics, {file: text}) from None
+        raise
+    except RecursionError:
+        raise RulebookError([Diagnostic("U0003", "the file is nested too deeply to read", file)], {file: text})
+    return ir, spans, to_ir.problems

@@ -1,0 +1,167 @@
+"""`unorules replay`: play every game of an events file (`simulate --events`) again and check that
+each event, the deal and every draw included, comes out the same.
+
+An events file comes from elsewhere, so it is read as hostile: its first line (the header) is
+bounded in size and nesting and checked field by field before use; the rulebook is the header's
+own merged rulebook (`resolved`), validated like any file, so no path in the file is ever read;
+every later line must be an event of a numbered game, in order, or the file does not replay."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from unorules.errors import Diagnostic, RulebookError, UnorulesError
+
+MAX_HEADER = 2_000_000        # bytes of the first line (a merged rulebook is a few kilobytes)
+MAX_EVENT_LINE = 1_000_000    # bytes of one event
+MAX_SEED = 2 ** 63
+
+
+@dataclass
+class Replay:
+    games: int = 0                    # games replayed, every event equal
+    events: int = 0
+    mismatch: str | None = None       # the first difference, in words
+    cut: bool = False                 # the file ends with an interruption mark
+
+
+def _json(line: str, what: str):
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        raise UnorulesError(f"{what} is not JSON") from None
+
+
+def _field(head: dict, key: str, ok, what: str):
+    if key not in head:
+        raise UnorulesError(f"the events file's header has no `{key}`")
+    value = head[key]
+    if not ok(value):
+        raise UnorulesError(f"the events file's header has `{key}`: {json.dumps(value)[:80]}; it must be {what}")
+    return value
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _names(v) -> bool:
+    return isinstance(v, list) and len(v) <= 100 and all(isinstance(x, str) and len(x) <= 1000 for x in v)
+
+
+def read_header(first: str, path: str):
+    """(RunSpec, Game, simulator) of an events file's first line, every field checked."""
+    from unorules.agents.base import AGENTS
+    from unorules.language.loader import load_resolved
+    from unorules.agents.search import search_budget
+    from .simulation import RunSpec, make_game
+    if len(first) >= MAX_HEADER:
+        raise UnorulesError(f"`{path}`: the first line is over {MAX_HEADER:,} bytes: not an events file's header")
+    head = _json(first, f"`{path}`'s first line")
+    if not isinstance(head, dict) or head.get("unorules_events") != 2:
+        raise UnorulesError(f"`{path}` is not an events file of this version (its first line names the run; "
+                            "files of earlier versions are played again by running `simulate --events` anew)")
+
+    def agent_ok(a):
+        if not isinstance(a, str):
+            return False
+        if a in AGENTS:
+            return True
+        try:
+            return a.startswith("ismcts") and bool(search_budget(a))
+        except ValueError:
+            return False
+
+    simulator = _field(head, "simulator", lambda v: v in ("engine", "counted"), '"engine" or "counted"')
+    players = _field(head, "players", lambda v: _is_int(v) and 1 <= v <= 100, "a whole number of players")
+    seed = _field(head, "seed", lambda v: _is_int(v) and 0 <= v < MAX_SEED, "a whole number from 0 to 2^63")
+    agents = _field(head, "agents", lambda v: _names(v) and v and all(agent_ok(a) for a in v), "a list of agents")
+    rounds = _field(head, "rounds", lambda v: v in ("rulebook", "single", "match"), '"rulebook", "single" or "match"')
+    options = _field(head, "options", lambda v: isinstance(v, dict) and len(v) <= 1000 and all(
+        isinstance(k, str) and (isinstance(x, (int, float, str, bool))) for k, x in v.items()),
+        "a mapping of option names to values")
+    perform = _field(head, "perform_chance", lambda v: v is None or (isinstance(v, (int, float))
+                                                                      and not isinstance(v, bool) and 0 <= v <= 1),
+                     "null or a chance from 0 to 1")
+    labels = [_field(head, k, lambda v: isinstance(v, str) and len(v) <= 1000, "text") for k in ("rulebook",)]
+    for k in ("include", "with"):
+        _field(head, k, _names, "a list of names")
+    resolved = _field(head, "resolved", lambda v: isinstance(v, dict), "the merged rulebook")
+    rulebook = load_resolved(json.dumps(resolved), f"{path}: resolved")
+    spec = RunSpec(labels[0], tuple(head["include"]), tuple(head["with"]), (), players, seed, tuple(agents), rounds,
+                   tuple(options.items()), perform)
+    game = make_game(spec, log_events=True, rulebook=rulebook)
+    return spec, game, simulator
+
+
+def replay(path: str | Path) -> Replay:
+    """Play every game of an events file again from its header and check each event."""
+    from .simulation import game_seed, play_one, seat_agents, simulator_for
+    report = Replay()
+    path = str(path)
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as e:
+        raise UnorulesError(f"cannot read `{path[:200]}`: {e.strerror or e}") from None
+    with f:
+        try:
+            spec, game, simulator = read_header(f.readline(MAX_HEADER), path)
+        except RulebookError as e:
+            raise RulebookError(e.diagnostics + [Diagnostic("U0001", "the events file's rulebook is not valid",
+                                                            path)], e.texts) from None
+        program = None
+        if simulator == "counted":
+            program, _ = simulator_for(game, replace(spec, simulator="counted"))
+
+        def check(index, want):
+            if program is not None:
+                s = program.play(game_seed(spec.seed, index), seat_agents(spec), log=True)
+            else:
+                s = play_one(game, spec, index)
+            got = [json.loads(json.dumps({"game": index, "seq": seq, **ev})) for seq, ev in enumerate(s.log)]
+            for a, b in zip(want, got):
+                if a != b:
+                    return f"game {index}, event {a.get('seq')}: the file has {json.dumps(a)[:300]}, the replay " \
+                           f"{json.dumps(b)[:300]}"
+            if len(want) != len(got):
+                return f"game {index}: the file has {len(want)} events, the replay {len(got)}"
+            return None
+
+        current, expected, n = None, [], 1
+        while True:
+            line = f.readline(MAX_EVENT_LINE)
+            n += 1
+            if not line:
+                break
+            if len(line) >= MAX_EVENT_LINE - 1 and not line.endswith("\n"):
+                report.mismatch = f"line {n} is over {MAX_EVENT_LINE:,} bytes"
+                return report
+            try:
+                ev = json.loads(line)
+            except (ValueError, RecursionError):
+                report.mismatch = f"line {n} is not JSON"
+                return report
+            if isinstance(ev, dict) and ev.get("interrupted") is True:
+                report.cut = True
+                break
+            game_no = ev.get("game") if isinstance(ev, dict) else None
+            if not _is_int(game_no) or game_no < 0 or (current is not None and game_no < current):
+                report.mismatch = f"line {n} is not an event of a game in order (every event names its `game`)"
+                return report
+            if game_no != current:
+                if current is not None:
+                    report.mismatch = check(current, expected)
+                    if report.mismatch:
+                        return report
+                    report.games += 1
+                current, expected = game_no, []
+            expected.append(ev)
+            report.events += 1
+        if current is None:
+            report.mismatch = "the file holds no game"
+            return report
+        report.mismatch = check(current, expected)
+        if not report.mismatch:
+            report.games += 1
+    return report
