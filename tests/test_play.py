@@ -8,7 +8,8 @@ from helpers import run_cli
 from unorules.engine.compiler import compile_rulebook
 from unorules.engine import Game
 from unorules.language.loader import load, shipped_names
-from unorules.cli.play import SILENT, menu, narrate, play_game
+from unorules.cli.play import play_game
+from unorules.engine.table_text import SILENT, menu, narrate
 
 
 def _play(name, seed, players=4, rounds="single"):
@@ -70,7 +71,7 @@ def test_one_option_asks_for_1_not_a_range():
 
 
 def test_the_stakes_are_told_before_a_challenge():
-    from unorules.cli.play import stakes
+    from unorules.engine.table_text import stakes
     game = Game(compile_rulebook(load("classic")), 2, log_events=True)
     from unorules.agents.base import make_agents
     for seed in range(200):

@@ -12,16 +12,24 @@
 """
 from __future__ import annotations
 
-from unorules.errors import Diagnostic, IllegalAction, RuleRuntimeError, RulebookError, UnorulesError
-from unorules.engine import CHANCE, TERMINAL, Action
+from .errors import Diagnostic, IllegalAction, RuleRuntimeError, RulebookError, UnorulesError
 
 __all__ = ["load", "validate", "simulate", "Game", "Action", "CHANCE", "TERMINAL", "Diagnostic",
            "RulebookError", "RuleRuntimeError", "IllegalAction", "UnorulesError"]
 
 
+def __getattr__(name):
+    """The engine's plain types, imported when first asked for: `import unorules` (and every
+    command that only reads rulebooks) does not load the engine."""
+    if name in ("CHANCE", "TERMINAL", "Action"):
+        from .engine import types
+        return getattr(types, name)
+    raise AttributeError(f"module 'unorules' has no attribute {name!r}")
+
+
 def load(source, *, include=(), with_=(), search=()):
     """Load, merge and check a rulebook (a path or a shipped name). Raises RulebookError."""
-    from unorules.language.loader import load as _load
+    from .language.loader import load as _load
     return _load(source, include=tuple(include), with_=tuple(with_), search=tuple(search))
 
 
@@ -36,9 +44,9 @@ def validate(source, **kw) -> list[Diagnostic]:
 
 def Game(rulebook, players: int = 4, *, rounds: str = "rulebook", log_events: bool = False, options=None, **kw):
     """A game of a rulebook (a loaded Rulebook, a path or a shipped name)."""
-    from unorules.engine.compiler import compile_rulebook
-    from unorules.engine import Game as _Game
-    from unorules.language.loader import Rulebook
+    from .engine import Game as _Game
+    from .engine.compiler import compile_rulebook
+    from .language.loader import Rulebook
     rb = rulebook if isinstance(rulebook, Rulebook) else load(rulebook)
     return _Game(compile_rulebook(rb, options), players, rounds=rounds, log_events=log_events, **kw)
 
@@ -48,7 +56,7 @@ def simulate(source, games: int = 1000, players: int = 4, *, seed: int = 0, agen
              perform_chance=None, events=None) -> dict:
     """Simulate games and return the summary as a dict (the same as `unorules simulate --json`).
     Raises ValueError naming an argument of the wrong type or out of range."""
-    from unorules.runs.simulation import RunSpec, simulate as _simulate
+    from .runs.simulation import RunSpec, simulate as _simulate
     games, players = _whole("games", games, 1, 10 ** 9), _whole("players", players, 1, 1000)
     seed, workers = _whole("seed", seed, 0, 2 ** 63 - 1), _whole("workers", workers, 1, 1024)
     if rounds not in ("rulebook", "single", "match"):

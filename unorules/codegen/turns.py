@@ -7,7 +7,7 @@ from __future__ import annotations
 from .actions import WHY_DRAW, WHY_UNTIL_PLAYABLE
 from .expressions import literal
 from unorules.engine.rounds import MAX_ROUNDS
-from unorules.engine.state import MAX_GAME_TURNS, MAX_TURN_DECISIONS
+from unorules.engine.types import MAX_GAME_TURNS, MAX_TURN_DECISIONS
 
 REASON_WIN, REASON_STALLED, REASON_ROUND_CAP = 0, 1, 2      # EV_ROUND_END's and EV_GAME_END's codes
 OUTCOME_WIN, OUTCOME_STALLED = 0, 1

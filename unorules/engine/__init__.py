@@ -9,12 +9,14 @@ Nothing here knows a card: cards are ints whose faces, kinds and effects come fr
 from __future__ import annotations
 
 from unorules.errors import IllegalAction, RuleRuntimeError  # noqa: F401
-from .state import (CHANCE, DRAW, KEEP, MAX_DRAW, MAX_TRIGGER_DEPTH, TERMINAL, Action, Attack,  # noqa: F401
-                    Decision, Game, State)
+from .game import Game  # noqa: F401
+from .state import State  # noqa: F401
+from .types import (CHANCE, DRAW, KEEP, MAX_DRAW, MAX_TRIGGER_DEPTH, NO_COLOR, TERMINAL, Action, Attack,  # noqa: F401
+                    Decision)
 from .rounds import begin_round, deal, end_round, match_over, turn_up  # noqa: F401
 from .turns import advance, begin_turn, play_card, turn_decision  # noqa: F401
 from .views import CardView, Observation  # noqa: F401
 
-__all__ = ["CHANCE", "TERMINAL", "DRAW", "KEEP", "MAX_DRAW", "MAX_TRIGGER_DEPTH", "Action", "Attack", "CardView",
+__all__ = ["CHANCE", "TERMINAL", "DRAW", "KEEP", "MAX_DRAW", "MAX_TRIGGER_DEPTH", "Action", "Attack", "CardView", "NO_COLOR",
            "Decision", "Game", "IllegalAction", "Observation", "RuleRuntimeError", "State", "advance", "begin_round",
            "begin_turn", "deal", "end_round", "match_over", "play_card", "turn_decision", "turn_up"]

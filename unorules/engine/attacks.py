@@ -2,7 +2,8 @@
 redirects it), then a challenge where the attacking card has one, then resolves."""
 from __future__ import annotations
 
-from .state import Action, Attack, State
+from .state import State
+from .types import Action, Attack
 
 def attack_window(s: State, atk: Attack):
     if atk.state == "cancelled":

@@ -3,7 +3,7 @@ discard all, give a hand, and a discard pile taken or cleared. `act_<kind>(state
 as in primitives.py (which re-exports them for the compiler)."""
 from __future__ import annotations
 
-from .state import Action
+from .types import Action
 
 
 def _track_exposure(s, *players):

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from .attacks import attack_window
-from .compiler import NO_COLOR
 from unorules.errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
 from .expressions import RELATIVE_TO
-from .state import MAX_DRAW, Action, Attack
+from .types import MAX_DRAW, NO_COLOR, Action, Attack
 
 def bind(impl, who, where, ex, per_subject=False, loop_name=None, loop=False, **kw):
     """A compiled action: evaluate its subject(s), then run the primitive for each, naming the rule
@@ -392,22 +391,20 @@ def act_may_play(s, env, p, ex, kw):
     """p may play one more card now (a playable one, or with `any` any card of the hand), where
     `where` holds of it, or pass. The card goes on the pile and its rules run; the play that said
     so ends as usual afterwards."""
-    from .turns import play_options_for_extra
-    opts = play_options_for_extra(s, p, ex.get("where"), env, kw["any"])
+    opts = s.game.flow.play_options_for_extra(s, p, ex.get("where"), env, kw["any"])
     if not opts:
         return
     s.ask("play_more", p, opts + [Action("pass", None)], _may_play_answer, (env, p))
 
 
 def _may_play_answer(s, ctx, a):
-    from .turns import play_extra
     env, p = ctx
     if a.kind == "pass":
         s.emit("pass", player=p)
         return
     if a.pile is not None:
         s.use_pile(a.pile)
-    play_extra(s, p, a.value, a.call, a.color)
+    s.game.flow.play_extra(s, p, a.value, a.call, a.color)
 
 
 # A block (an `if`'s branch, a `{ }`, an outcome, a named rule's body) runs in a scope of its own:

@@ -3,9 +3,9 @@ its winners, places and scoring, who deals and leads next, and the match. Frames
 `fn(state, *args)` on the agenda; the turns between are in turns.py."""
 from __future__ import annotations
 
-from .compiler import NO_COLOR
 from unorules.errors import RuleRuntimeError
-from .state import Action, State
+from .state import State
+from .types import NO_COLOR, Action
 
 MAX_ROUNDS = 1000            # rounds in one match; a match still undecided after them is `stalled`
 
@@ -117,8 +117,7 @@ def after_turn_up(s: State, i: int = 0):
         return
     if s.several_piles:
         s.use_pile(0)
-    from .turns import advance
-    advance(s)
+    s.game.flow.advance(s)
 
 
 def _after_round(s: State):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from .compiler import NO_COLOR
+from .types import NO_COLOR
 from unorules.language.ir import all_actions, constant
 
 HISTORY = 8                       # the public history an observation carries: the last plays

@@ -1,4 +1,4 @@
-"""The engine's state: a Game (an immutable factory: compiled rules and options) and its States.
+"""The engine's state: one playthrough of a Game (game.py).
 
 OpenSpiel style: a State is one playthrough with `current_player()`, `legal_actions()`,
 `apply_action()`, chance nodes with named outcomes, `is_terminal()`, `returns()`, `clone()`.
@@ -9,22 +9,16 @@ in primitives.py; what a player or a person is shown of a state in views.py.
 
 Nothing here knows a card: cards are ints whose faces, kinds and effects come from the rulebook.
 """
+from __future__ import annotations
+
 import copy
 import random
 
-from .compiler import NO_COLOR, Compiled
 from unorules.errors import IllegalAction, RuleRuntimeError
-from .table import MATCH_ANY, MATCH_RULE, MAX_DRAW, Action, Table  # noqa: F401 (re-exported)
-from .spaces import GameSpaces, StateSpaces
+from .spaces import StateSpaces
+from .table import Table
+from .types import CHANCE, MAX_STEPS, MAX_TRIGGER_DEPTH, MAX_TURN_DECISIONS, NO_COLOR, TERMINAL, Action, Decision
 from .views import StateViews
-
-CHANCE = -1
-TERMINAL = -2
-MAX_TRIGGER_DEPTH = 32
-MAX_GAME_TURNS = 1_000_000  # turns in one game, over all its rounds: a longer game is `stalled`
-MAX_TURN_DECISIONS = 10_000  # an agent's decisions in one turn: more (answers that answer each other) is `stalled`
-MAX_STEPS = 200_000         # the engine's steps between two decisions: more is a rule that runs away
-
 
 # State's lists that hold only numbers or immutable tuples, and lists of such lists (clone)
 _FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "out", "places", "round_winners",
@@ -33,122 +27,8 @@ _FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "out
 _LISTS_OF_FLAT_LISTS = ("hands", "piles")
 
 
-class Decision:
-    """What the engine asks next: a player's choice among `options`, or (with `probs`) a chance node.
-    `resume(state, env, action)` carries on with the answer."""
-    __slots__ = ("kind", "player", "options", "resume", "env", "probs")
-
-    def __init__(self, kind, player, options, resume, env, probs=None):
-        self.kind, self.player, self.options, self.resume, self.env, self.probs = kind, player, options, resume, env, probs
-
-
-class Attack:
-    __slots__ = ("attacker", "target", "penalty", "body", "kind", "card", "legal", "state", "passed", "env")
-
-    def __init__(self, attacker, target, penalty, body, kind, card, legal, env):
-        self.attacker, self.target, self.penalty, self.body = attacker, target, penalty, body
-        self.kind, self.card, self.legal, self.env = kind, card, legal, env
-        self.state = "pending"      # pending | resolve | cancelled
-        self.passed = False
-
-
-DRAW = Action("draw", None)
-KEEP = Action("keep", None)
-
-
-class Game(GameSpaces):
-    """An immutable factory: a compiled rulebook with its options."""
-
-    def __init__(self, rules: Compiled, players: int = 4, *, rounds: str = "rulebook", log_events: bool = False,
-                 turn_cap: int | None = None, perform_chance: float | None = None, stop_after_round: bool = False,
-                 track_kinds: frozenset = frozenset()):
-        if not rules.min_players <= players <= rules.max_players:
-            raise RuleRuntimeError(f"`{rules.name}` is for {rules.min_players} to {rules.max_players} players, not {players}")
-        if rounds not in ("rulebook", "single", "match"):
-            raise ValueError(f"rounds must be rulebook, single or match, not {rounds!r}")
-        self.rules = rules
-        self.players = players
-        self.rounds = rounds
-        self.log_events = log_events
-        self.turn_cap = turn_cap or rules.turn["turn_cap"]
-        self.perform_chance = perform_chance
-        self.stop_after_round = stop_after_round
-        self.track_kinds = frozenset(track_kinds)      # kinds whose players are recorded (compare)
-        teams = rules.teams
-        if teams:
-            size = teams["size"]
-            if players % size or players == size:
-                raise RuleRuntimeError(f"`{rules.name}` plays in teams of {size}: it needs a multiple of {size} "
-                                       f"players (more than {size}), not {players}")
-            count = players // size
-            self.team_of = [p % count if teams["seating"] == "opposite" else p // size for p in range(players)]
-        else:
-            self.team_of = list(range(players))                # each player a team of one
-        self.teams_view = tuple(self.team_of) if teams else ()  # what observations show of the teams
-        self.any_time_kinds = frozenset(k.id for k in rules.kinds if k.at_any_time)
-        sizes = {len(d) for d in rules.deck}
-        if len(sizes) > 1:
-            raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
-                                   "double-faced cards need as many faces on each side")
-        self.declaration = rules.declarations[0] if rules.declarations else None
-        self._action_space = self._observation_layout = None     # spaces.py: built when first asked for
-        self._actions: dict = {}             # (card count, side) -> the play actions of every card
-        self._deck_faces = None              # the deck's faces per side, when every game has the same
-        self._side_tables: dict = {}         # side -> State.set_side's tables, for that deck
-        self._jump_verdicts: dict = {}       # (side, top face) -> face -> may jump in (jump_window)
-        # play_options' match bits: MATCH_ANY (a wild: matches anything), MATCH_RULE (a kind with
-        # its own playability rule: evaluated), one bit per color (NO_COLOR included) and one per
-        # kind. A card is a candidate when its face's mask shares a bit with the target:
-        # MATCH_ANY | MATCH_RULE | the current color's bit | the top card's kind's bit.
-        ncolor = len(rules.color_names) + 1
-        self.color_bit = [1 << (2 + c) for c in range(ncolor)]            # index: color + 1
-        self.kind_bit = [1 << (2 + ncolor + rules.match_kind[k]) for k in range(len(rules.kinds))]   # `matches as` shares
-        self.face_mask = [0 if rules.kinds[kind].at_any_time      # played out of turn only: never in a turn
-                          else MATCH_RULE if not rules.plain_match[kind] else MATCH_ANY if rules.wild_kind[kind]
-                          else self.color_bit[color + 1] | self.kind_bit[kind] for color, kind in rules.faces]
-        # what the hot path asks of the rules on every play and turn, answered once
-        no_play_hooks = rules.jump_in is None and "play" not in rules.triggers
-        self.quiet_play = [no_play_hooks and not k.effects.get("play") for k in rules.kinds]   # kind -> nothing runs
-        self.turn_start_hooks = "turn_start" in rules.triggers
-        self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
-        self.resets = {when: [c for c in rules.counters if c.get("reset") == when] for when in ("turn", "round", "next_turn")}
-        self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"])
-        self.round_resets = self.resets["round"] + self.resets["turn"] + self.resets["next_turn"]   # all, at round start
-
-    def __reduce__(self):
-        """A game pickles as its merged rulebook and settings; it is compiled again when loaded."""
-        return (_game_from_ir, (self.rules.ir, dict(self.rules.options), self.players,
-                                dict(rounds=self.rounds, log_events=self.log_events, turn_cap=self.turn_cap,
-                                     perform_chance=self.perform_chance, stop_after_round=self.stop_after_round,
-                                     track_kinds=self.track_kinds)))
-
-    def play_actions(self, n, side):
-        """The play actions of cards 0..n-1, built once: without and with the call, and those that
-        also name each color of `side` (a play of a card whose rule begins with `choose color`)."""
-        key = (n, side)
-        if key not in self._actions:
-            colors = self.rules.side_colors[side]
-            plain, call = [Action("play", c, False) for c in range(n)], [Action("play", c, True) for c in range(n)]
-            self._actions[key] = (
-                [(a,) for a in plain], list(zip(plain, call)),
-                [tuple(Action("play", c, False, col) for col in colors) for c in range(n)],
-                [tuple(Action("play", c, k, col) for col in colors for k in (False, True)) for c in range(n)])
-        return self._actions[key]
-
-    def new_state(self, seed: int = 0, *, deal: bool = True) -> "State":
-        s = State(self, seed)
-        if deal:
-            s._seed = seed
-            s.setup_cards(None)
-            s.draw_pile = list(range(s.ncards))
-            from .rounds import begin_round
-            s.push(begin_round)
-            s.run()
-        return s
-
-
 class State(Table, StateViews, StateSpaces):
-    def __init__(self, game: Game, seed: int):
+    def __init__(self, game, seed: int):
         self.game = game
         self.rules = game.rules
         n = self.n = game.players
@@ -181,7 +61,7 @@ class State(Table, StateViews, StateSpaces):
         self.empty_piles()
         self.skips = [0] * n
         self.next_override = None
-        self.attack: Attack | None = None
+        self.attack = None                # the types.Attack under way
         self.judged: dict[int, tuple] = {}        # card -> (player, color then, (round, play)): a `legal when` judged
         self.agenda: list[tuple] = []
         self.decision: Decision | None = None
@@ -342,9 +222,8 @@ class State(Table, StateViews, StateSpaces):
 
     def ask(self, kind, player, options, resume, env, probs=None):
         if probs is None and self.counts["decisions"] - self.turn_first_decision >= MAX_TURN_DECISIONS:
-            from .rounds import end_round       # a turn without end (attacks answered back and forth): stalled
-            self.agenda.clear()
-            end_round(self, None, "stalled")
+            self.agenda.clear()                 # a turn without end (attacks answered back and forth): stalled
+            self.game.flow.end_round(self, None, "stalled")
             return
         self.decision = Decision(kind, player, options, resume, env, probs)
         if probs is not None:
@@ -498,16 +377,3 @@ def depth_up(s):
 
 def depth_down(s):
     s.depth -= 1
-
-
-def _game_from_ir(ir, options, players, settings):
-    from unorules.language.checker import check
-    from .compiler import compile_rulebook
-    from unorules.language.loader import Rulebook
-    from unorules.language.spans import Spans
-    rb = Rulebook(ir["name"], ir, {}, Spans())
-    problems = check(rb)
-    if problems:
-        raise RuleRuntimeError(f"the pickled rulebook no longer checks: {problems[0].message}")
-    return Game(compile_rulebook(rb, options), players, **settings)
-

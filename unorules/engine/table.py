@@ -4,21 +4,10 @@ cards between them, and which cards may be played. A mixin of State (state.py).
 Nothing here knows a card: cards are ints whose faces, kinds and effects come from the rulebook."""
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from .compiler import NO_COLOR
 from unorules.errors import RuleRuntimeError
+from .types import MAX_DRAW, NO_COLOR, Action  # noqa: F401 (MAX_DRAW, Action: re-exported)
 
 MATCH_ANY, MATCH_RULE = 1, 2         # play_options' match bits (Game.face_mask)
-MAX_DRAW = 500                 # cards one action may draw
-
-
-class Action(NamedTuple):
-    kind: str          # play draw keep color player card challenge respond jump_in catch perform chance
-    value: object      # card id, color id, seat, bool, outcome name, or None
-    call: bool = False  # declare (call UNO) while playing this card
-    color: int | None = None   # a play that also answers the card's first color choice
-    pile: int | None = None    # the discard pile a play goes on, where the rulebook has several
 
 
 class Table:

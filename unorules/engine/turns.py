@@ -4,8 +4,9 @@ at any time), further plays, drawing. Frames are functions `fn(state, *args)` on
 from __future__ import annotations
 
 from .primitives import _draw_until
-from .rounds import MAX_ROUNDS, begin_round, deal, end_round, match_over, turn_up  # noqa: F401 (re-exported)
-from .state import DRAW, KEEP, MAX_GAME_TURNS, Action, Decision, State
+from .rounds import end_round
+from .state import State
+from .types import DRAW, KEEP, MAX_GAME_TURNS, Action, Decision
 
 
 def advance(s: State):

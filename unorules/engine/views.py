@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import NamedTuple
 
-from .compiler import NO_COLOR
+from .types import NO_COLOR
 
 
 class CardView(NamedTuple):

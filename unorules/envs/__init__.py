@@ -17,7 +17,7 @@ def make_game(rulebook="official", players: int = 4, include=(), with_=(), optio
     `turn_cap` turns ends as stalled (every return 0)."""
     from unorules.engine.compiler import compile_rulebook
     from unorules.language.loader import load
-    from unorules.engine.state import Game
+    from unorules.engine import Game
     rb = load(rulebook, include=tuple(include), with_=tuple(with_))
     return Game(compile_rulebook(rb, dict(options or {})), players, rounds=rounds, turn_cap=turn_cap)
 

@@ -94,7 +94,7 @@ class UnoRulesState(pyspiel.State):
     def __str__(self):
         if self.inner is None:
             return "(before the deal)"
-        from unorules.cli.play import table
+        from unorules.engine.table_text import table
         return table(self.inner, max(0, self.inner.current_player()))
 
 

@@ -87,7 +87,7 @@ class UnoRulesEnv(AECEnv):
 
     def render(self):
         if self.render_mode == "ansi" and self.state is not None:
-            from unorules.cli.play import table
+            from unorules.engine.table_text import table
             p = self.state.current_player() if not self.state.terminal else 0
             return table(self.state, p)
         return None

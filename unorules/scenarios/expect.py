@@ -2,7 +2,7 @@
 state: each difference said as `expect.KEY: expected X, got Y`."""
 from __future__ import annotations
 
-from unorules.engine.compiler import NO_COLOR
+from unorules.engine.types import NO_COLOR
 from unorules.engine.state import State
 
 def _names(s, cards, full):

@@ -1,0 +1,124 @@
+"""A Game: an immutable factory of States, given a compiled rulebook (compiler.py) and its
+settings. It supplies the states it makes with the turn and round flow (types.Flow), which is why
+it sits above them: state.py, rounds.py, turns.py and primitives.py call the flow through
+`state.game.flow` and import none of each other's upper neighbours.
+
+A Game pickles as its merged rulebook and settings and is compiled again where it is loaded."""
+from __future__ import annotations
+
+from unorules.errors import RuleRuntimeError
+from . import rounds, turns
+from .compiled import Compiled
+from .spaces import GameSpaces
+from .state import State
+from .table import MATCH_ANY, MATCH_RULE
+from .types import Action, Flow
+
+FLOW = Flow(begin_round=rounds.begin_round, end_round=rounds.end_round, advance=turns.advance,
+            play_options_for_extra=turns.play_options_for_extra, play_extra=turns.play_extra)
+
+
+class Game(GameSpaces):
+    """An immutable factory: a compiled rulebook with its options."""
+
+    def __init__(self, rules: Compiled, players: int = 4, *, rounds: str = "rulebook", log_events: bool = False,
+                 turn_cap: int | None = None, perform_chance: float | None = None, stop_after_round: bool = False,
+                 track_kinds: frozenset = frozenset()):
+        if not rules.min_players <= players <= rules.max_players:
+            raise RuleRuntimeError(f"`{rules.name}` is for {rules.min_players} to {rules.max_players} players, not {players}")
+        if rounds not in ("rulebook", "single", "match"):
+            raise ValueError(f"rounds must be rulebook, single or match, not {rounds!r}")
+        self.rules = rules
+        self.flow = FLOW
+        self.players = players
+        self.rounds = rounds
+        self.log_events = log_events
+        self.turn_cap = turn_cap or rules.turn["turn_cap"]
+        self.perform_chance = perform_chance
+        self.stop_after_round = stop_after_round
+        self.track_kinds = frozenset(track_kinds)      # kinds whose players are recorded (compare)
+        teams = rules.teams
+        if teams:
+            size = teams["size"]
+            if players % size or players == size:
+                raise RuleRuntimeError(f"`{rules.name}` plays in teams of {size}: it needs a multiple of {size} "
+                                       f"players (more than {size}), not {players}")
+            count = players // size
+            self.team_of = [p % count if teams["seating"] == "opposite" else p // size for p in range(players)]
+        else:
+            self.team_of = list(range(players))                # each player a team of one
+        self.teams_view = tuple(self.team_of) if teams else ()  # what observations show of the teams
+        self.any_time_kinds = frozenset(k.id for k in rules.kinds if k.at_any_time)
+        sizes = {len(d) for d in rules.deck}
+        if len(sizes) > 1:
+            raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
+                                   "double-faced cards need as many faces on each side")
+        self.declaration = rules.declarations[0] if rules.declarations else None
+        self._action_space = self._observation_layout = None     # spaces.py: built when first asked for
+        self._actions: dict = {}             # (card count, side) -> the play actions of every card
+        self._deck_faces = None              # the deck's faces per side, when every game has the same
+        self._side_tables: dict = {}         # side -> State.set_side's tables, for that deck
+        self._jump_verdicts: dict = {}       # (side, top face) -> face -> may jump in (jump_window)
+        # play_options' match bits: MATCH_ANY (a wild: matches anything), MATCH_RULE (a kind with
+        # its own playability rule: evaluated), one bit per color (NO_COLOR included) and one per
+        # kind. A card is a candidate when its face's mask shares a bit with the target:
+        # MATCH_ANY | MATCH_RULE | the current color's bit | the top card's kind's bit.
+        ncolor = len(rules.color_names) + 1
+        self.color_bit = [1 << (2 + c) for c in range(ncolor)]            # index: color + 1
+        self.kind_bit = [1 << (2 + ncolor + rules.match_kind[k]) for k in range(len(rules.kinds))]   # `matches as` shares
+        self.face_mask = [0 if rules.kinds[kind].at_any_time      # played out of turn only: never in a turn
+                          else MATCH_RULE if not rules.plain_match[kind] else MATCH_ANY if rules.wild_kind[kind]
+                          else self.color_bit[color + 1] | self.kind_bit[kind] for color, kind in rules.faces]
+        # what the hot path asks of the rules on every play and turn, answered once
+        no_play_hooks = rules.jump_in is None and "play" not in rules.triggers
+        self.quiet_play = [no_play_hooks and not k.effects.get("play") for k in rules.kinds]   # kind -> nothing runs
+        self.turn_start_hooks = "turn_start" in rules.triggers
+        self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
+        self.resets = {when: [c for c in rules.counters if c.get("reset") == when] for when in ("turn", "round", "next_turn")}
+        self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"])
+        self.round_resets = self.resets["round"] + self.resets["turn"] + self.resets["next_turn"]   # all, at round start
+
+    def __reduce__(self):
+        """A game pickles as its merged rulebook and settings; it is compiled again when loaded."""
+        return (_game_from_ir, (self.rules.ir, dict(self.rules.options), self.players,
+                                dict(rounds=self.rounds, log_events=self.log_events, turn_cap=self.turn_cap,
+                                     perform_chance=self.perform_chance, stop_after_round=self.stop_after_round,
+                                     track_kinds=self.track_kinds)))
+
+    def play_actions(self, n, side):
+        """The play actions of cards 0..n-1, built once: without and with the call, and those that
+        also name each color of `side` (a play of a card whose rule begins with `choose color`)."""
+        key = (n, side)
+        if key not in self._actions:
+            colors = self.rules.side_colors[side]
+            plain, call = [Action("play", c, False) for c in range(n)], [Action("play", c, True) for c in range(n)]
+            self._actions[key] = (
+                [(a,) for a in plain], list(zip(plain, call)),
+                [tuple(Action("play", c, False, col) for col in colors) for c in range(n)],
+                [tuple(Action("play", c, k, col) for col in colors for k in (False, True)) for c in range(n)])
+        return self._actions[key]
+
+    def new_state(self, seed: int = 0, *, deal: bool = True) -> "State":
+        s = State(self, seed)
+        if deal:
+            s._seed = seed
+            s.setup_cards(None)
+            s.draw_pile = list(range(s.ncards))
+            s.push(self.flow.begin_round)
+            s.run()
+        return s
+
+
+
+
+def _game_from_ir(ir, options, players, settings):
+    from unorules.language.checker import check
+    from .compiler import compile_rulebook
+    from unorules.language.loader import Rulebook
+    from unorules.language.spans import Spans
+    rb = Rulebook(ir["name"], ir, {}, Spans())
+    problems = check(rb)
+    if problems:
+        raise RuleRuntimeError(f"the pickled rulebook no longer checks: {problems[0].message}")
+    return Game(compile_rulebook(rb, options), players, **settings)
+

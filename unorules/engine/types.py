@@ -1,0 +1,59 @@
+"""The engine's plain types and constants, which every other module of the engine (and the
+generated code) may import: it imports nothing of unorules.
+
+A card, a colour, a kind and a seat are ints; NO_COLOR is the colour of a card without one.
+"""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+NO_COLOR = -1
+CHANCE = -1                 # current_player() at a chance node
+TERMINAL = -2               # current_player() when the game is over
+MAX_DRAW = 500              # cards one action may draw
+MAX_TRIGGER_DEPTH = 32
+MAX_GAME_TURNS = 1_000_000  # turns in one game, over all its rounds: a longer game is `stalled`
+MAX_TURN_DECISIONS = 10_000  # an agent's decisions in one turn: more (answers that answer each other) is `stalled`
+MAX_STEPS = 200_000         # the engine's steps between two decisions: more is a rule that runs away
+
+
+class Action(NamedTuple):
+    kind: str          # play draw keep color player card challenge respond jump_in catch perform chance
+    value: object      # card id, color id, seat, bool, outcome name, or None
+    call: bool = False  # declare (call UNO) while playing this card
+    color: int | None = None   # a play that also answers the card's first color choice
+    pile: int | None = None    # the discard pile a play goes on, where the rulebook has several
+
+
+DRAW = Action("draw", None)
+KEEP = Action("keep", None)
+
+
+class Decision:
+    """What the engine asks next: a player's choice among `options`, or (with `probs`) a chance node.
+    `resume(state, env, action)` carries on with the answer."""
+    __slots__ = ("kind", "player", "options", "resume", "env", "probs")
+
+    def __init__(self, kind, player, options, resume, env, probs=None):
+        self.kind, self.player, self.options, self.resume, self.env, self.probs = kind, player, options, resume, env, probs
+
+
+class Attack:
+    __slots__ = ("attacker", "target", "penalty", "body", "kind", "card", "legal", "state", "passed", "env")
+
+    def __init__(self, attacker, target, penalty, body, kind, card, legal, env):
+        self.attacker, self.target, self.penalty, self.body = attacker, target, penalty, body
+        self.kind, self.card, self.legal, self.env = kind, card, legal, env
+        self.state = "pending"      # pending | resolve | cancelled
+        self.passed = False
+
+
+class Flow(NamedTuple):
+    """The steps of the turn and round flow that lower modules call without importing the modules
+    that define them (rounds.py, turns.py): a Game carries them (game.py fills them in), and
+    `state.game.flow.advance(state)` starts the next turn from wherever the state is."""
+    begin_round: Callable      # (state, shuffle=True): a round's start, pushed by a new state
+    end_round: Callable        # (state, winner, reason): a round's end (a stalled turn ends it)
+    advance: Callable          # (state): the next turn, after the first card is turned up
+    play_options_for_extra: Callable   # (state, p, where, env, any_card): the plays `may play` offers
+    play_extra: Callable       # (state, p, card, call, color): a play a rule allows
