@@ -1,2 +1,16 @@
-"""Every scenario file under tests/scenarios/ runs as its own test case."""
-from unorules.testing import pytest_collect_file  # noqa: F401
+"""Every scenario file under tests/scenarios/ runs as its own test case.
+
+The suite keeps what the front end caches (language/cache.py) in a folder of its own, made empty
+for each run: nothing a run of the suite finds there was left by another run or by the user's own
+commands, and the first load of each file parses it."""
+import atexit
+import os
+import shutil
+import tempfile
+
+_CACHE = tempfile.mkdtemp(prefix="unorules-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+os.environ.pop("UNORULES_NO_CACHE", None)
+atexit.register(shutil.rmtree, _CACHE, True)
+
+from unorules.testing import pytest_collect_file  # noqa: E402,F401

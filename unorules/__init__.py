@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .errors import Diagnostic, IllegalAction, RuleRuntimeError, RulebookError, UnorulesError
 
+__version__ = "0.1.0"
 __all__ = ["load", "validate", "simulate", "Game", "Action", "CHANCE", "TERMINAL", "Diagnostic",
            "RulebookError", "RuleRuntimeError", "IllegalAction", "UnorulesError"]
 

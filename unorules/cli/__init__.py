@@ -42,5 +42,5 @@ def main():
         if os.environ.get("UNORULES_DEBUG"):
             raise
         echo(f"internal error: {type(e).__name__}: {e}\n(this is a bug in unorules; "
-                   "run with UNORULES_DEBUG=1 for the traceback and report it)", err=True)
+             "run with UNORULES_DEBUG=1 for the traceback and report it)", err=True)
         sys.exit(3)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import click
 
+from unorules.errors import CODES, RulebookError
 from .args import agent_names, module_names
 from .common import PATH_OPTION, cli, echo, fail_render, not_an_input, write_output
-from unorules.errors import CODES, RulebookError
+
 
 def _rulebook_files(args, search):
     """Expand arguments (files, folders, shipped names) into (label, Path) pairs."""
@@ -173,7 +174,7 @@ def play(rulebook, players, seed, agents, seat, rounds, include, with_, search):
         raise click.UsageError(str(e))
     seed = seed if seed is not None else _random.randrange(1 << 30)
     echo(f"{rb.ir.get('title', rb.name)}: {players} players, you are seat {seat}, seed {seed}. "
-               f"(`unorules explain {rulebook}` prints the rules.)")
+         f"(`unorules explain {rulebook}` prints the rules.)")
 
     def read(prompt):
         echo(prompt, nl=False)

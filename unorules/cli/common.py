@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from unorules import __version__
 from unorules.errors import RulebookError
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -36,7 +37,7 @@ def fail_render(err: RulebookError, fmt: str = "text"):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="unorules")
+@click.version_option(version=__version__, prog_name="unorules")
 def cli():
     """unorules: UNO rulebooks as data. Validate, format, export, simulate and test rules."""
 

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import click
 
-from .common import PATH_OPTION, cli, echo, fail_render, not_an_input, writable
-from .args import agent_names, module_names, parse_options
 from unorules.errors import RulebookError, UnorulesError
-from unorules.runs.summary_text import compare_table, summary_text, variant_label, variant_of
+from .args import agent_names, module_names, parse_options
+from .common import PATH_OPTION, cli, echo, fail_render, not_an_input, writable
 
 SIMULATOR_OPTION = click.option(
     "--simulator", type=click.Choice(["auto", "counted", "generated", "engine"]), default="auto", show_default=True,
@@ -54,6 +53,7 @@ SIMULATOR_OPTION = click.option(
 def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, address, simulator, include, with_,
              option_pairs, perform_chance, events, as_json, report, cards, search):
     """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
+    from unorules.runs.summary_text import summary_text, variant_label, variant_of
     from unorules.runs.simulation import RunSpec, make_game, run_files, simulate as simulate_here, simulator_for
     names = agent_names(agents)
     include = module_names(include)
@@ -88,7 +88,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
         if backend == "ray":
             from unorules.runs.cluster import simulate_ray
             return simulate_ray(spec, games, address, progress)
-        return simulate_here(spec, games, workers, events, progress)
+        return simulate_here(spec, games, workers, events, progress, game=game)
     started = time.perf_counter()
     try:
         if games >= 200:                  # on standard error, so --json output stays clean
@@ -104,7 +104,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
     if not cards:
         d.pop("tracked_card", None)   # no card followed
     d.update(variant_of(spec))
-    d.update(run_files(spec))
+    d.update(run_files(spec, game))
     d.update(kind="simulation", label=variant_label(spec), players=players, seed=seed, agents=list(names),
              rounds=rounds, cards=list(cards), events=str(events) if events else None, version=_version(),
              seconds=round(time.perf_counter() - started, 2), simulator=used)
@@ -143,6 +143,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     """Two variants side by side on the same seeds: FIRST against SECOND, or FIRST against FIRST
     with the --with files (and --include modules). Game length, seat advantage, the win rate of
     the players who played the custom card, 95% intervals and a plain verdict."""
+    from unorules.runs.summary_text import compare_table, variant_label, variant_of
     from dataclasses import replace
     from unorules.runs.comparison import compare_summaries
     from unorules.runs.simulation import RunSpec, changed_cards, make_game, run_files, simulate as run, simulator_for
@@ -253,11 +254,8 @@ def compile_(rulebook, emit, players, agents, rounds, include, with_, counted, s
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("unorules")
-    except PackageNotFoundError:
-        return "unknown"
+    from unorules import __version__
+    return __version__
 
 
 def _report_path(path):

@@ -4,9 +4,9 @@ semantics (primitives.py, attacks.py, turns.catch_window): the same random draws
 in the same order."""
 from __future__ import annotations
 
+from unorules.engine.expressions import RELATIVE_TO
 from unorules.engine.table import MAX_DRAW
 from .expressions import NotCovered, literal
-from unorules.engine.expressions import RELATIVE_TO
 
 # the event-log writers the generated code calls (generated.py makes them): their argument codes
 WHY_DRAW, WHY_UNTIL_PLAYABLE, WHY_UNTIL_COLOR = 0, 1, 2
@@ -39,7 +39,6 @@ class RuleActions:
                     break
             memo[name] = size
         return memo[name]
-
 
     def actions(self, actions, scope):
         """A list of actions: a scope of its own, so that a name a block binds (`chosen`,

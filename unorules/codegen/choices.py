@@ -5,8 +5,8 @@ same events. Texts (an option's name, a chance's outcome) are held as indices of
 never written into the source."""
 from __future__ import annotations
 
-from .expressions import literal
 from unorules.engine.primitives import MAX_CHOICES
+from .expressions import literal
 
 
 class RuleChoices:

@@ -14,12 +14,12 @@ from operator import mul
 import random
 import traceback
 
-from .generator import generate, option_groups
-from unorules.engine.types import NO_COLOR
 from unorules.engine.primitives import MAX_CHOICES
-from unorules.errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
-from unorules.engine.types import DRAW, KEEP, Action
 from unorules.engine.table import MATCH_ANY, MATCH_RULE, MAX_DRAW
+from unorules.engine.types import NO_COLOR
+from unorules.engine.types import DRAW, KEEP, Action
+from unorules.errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
+from .generator import generate, option_groups
 
 AGENT_CODES = {"random": 0, "random_play": 1, "greedy": 2}     # the seats' agents, as generated code knows them
 WHY = ("draw", "until_playable", "until_color")

@@ -140,6 +140,7 @@ def check_agents(agents):
         raise NotCovered(f"the agent `{bad[0]}` (generated code makes the choices of "
                          f"{', '.join(COVERED_AGENTS)} only)")
 
+
 REPRESENTATIONS = ("cards", "faces", "counted")
 
 

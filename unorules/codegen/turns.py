@@ -4,10 +4,10 @@ body of the generated `play` function (codegen.py's Generator mixes this in), wi
 turn flow's semantics (rounds.py, turns.py, table.py, agents.py)."""
 from __future__ import annotations
 
-from .actions import WHY_DRAW, WHY_UNTIL_PLAYABLE
-from .expressions import literal
 from unorules.engine.rounds import MAX_ROUNDS
 from unorules.engine.types import MAX_GAME_TURNS, MAX_TURN_DECISIONS
+from .actions import WHY_DRAW, WHY_UNTIL_PLAYABLE
+from .expressions import literal
 
 REASON_WIN, REASON_STALLED, REASON_ROUND_CAP = 0, 1, 2      # EV_ROUND_END's and EV_GAME_END's codes
 OUTCOME_WIN, OUTCOME_STALLED = 0, 1

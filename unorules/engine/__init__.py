@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from unorules.errors import IllegalAction, RuleRuntimeError  # noqa: F401
 from .game import Game  # noqa: F401
+from .rounds import begin_round, deal, end_round, match_over, turn_up  # noqa: F401
 from .state import State  # noqa: F401
+from .turns import advance, begin_turn, play_card, turn_decision  # noqa: F401
 from .types import (CHANCE, DRAW, KEEP, MAX_DRAW, MAX_TRIGGER_DEPTH, NO_COLOR, TERMINAL, Action, Attack,  # noqa: F401
                     Decision)
-from .rounds import begin_round, deal, end_round, match_over, turn_up  # noqa: F401
-from .turns import advance, begin_turn, play_card, turn_decision  # noqa: F401
 from .views import CardView, Observation  # noqa: F401
 
 __all__ = ["CHANCE", "TERMINAL", "DRAW", "KEEP", "MAX_DRAW", "MAX_TRIGGER_DEPTH", "Action", "Attack", "CardView", "NO_COLOR",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .state import State
 from .types import Action, Attack
 
+
 def attack_window(s: State, atk: Attack):
     if atk.state == "cancelled":
         s.attack = None

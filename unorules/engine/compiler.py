@@ -8,14 +8,15 @@ behaviour comes from the rulebook.
 from __future__ import annotations
 
 
+from unorules.errors import RuleRuntimeError
 from unorules.language.checker import DEFAULT_HAND, DEFAULT_PLAYERS, option_problem
 from unorules.language.ir import kind_names, probability_options, sides_of
-from unorules.errors import RuleRuntimeError
-from .expressions import (_CONST_RIGHT, _NOT_CONSTANT, ATTRIBUTE_IMPL, BINARY_IMPL, GLOBAL_NAME_IMPL, METHOD_IMPL,
-                        _constant, _fast_attr)
 from unorules.language.vocab import SCOPED_NAMES
 from .compiled import Compiled, Kind, Reaction, Trigger
+from .expressions import (_CONST_RIGHT, _NOT_CONSTANT, ATTRIBUTE_IMPL, BINARY_IMPL, GLOBAL_NAME_IMPL, METHOD_IMPL,
+                          _constant, _fast_attr)
 from .types import NO_COLOR
+
 
 class Compiler:
     def __init__(self, rulebook, options: dict | None = None):

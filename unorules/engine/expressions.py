@@ -156,6 +156,7 @@ def _fast_attr(e):
             return lambda s, env: s.ckind[s.discard[-1]]
     return None
 
+
 assert set(GLOBAL_NAME_IMPL) == set(GLOBAL_NAMES)
 assert {a for (_, a) in ATTRIBUTES} == set(ATTRIBUTE_IMPL)
 assert {m for (_, m) in METHODS} == set(METHOD_IMPL)

@@ -109,8 +109,6 @@ class Game(GameSpaces):
         return s
 
 
-
-
 def _game_from_ir(ir, options, players, settings):
     from unorules.language.checker import check
     from .compiler import compile_rulebook
@@ -121,4 +119,3 @@ def _game_from_ir(ir, options, players, settings):
     if problems:
         raise RuleRuntimeError(f"the pickled rulebook no longer checks: {problems[0].message}")
     return Game(compile_rulebook(rb, options), players, **settings)
-

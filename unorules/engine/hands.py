@@ -200,4 +200,3 @@ def act_set_aside_pile(s, env, p, ex, kw):
         del s.discard[:-1]
         s.aside += under
     s.emit("set_aside", **({"pile": s.pile_name(s.pile)} if s.several_piles else {}), count=len(under))
-

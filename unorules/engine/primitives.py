@@ -2,10 +2,11 @@
 (the compiler binds each compiled action to its primitive with `bind`)."""
 from __future__ import annotations
 
-from .attacks import attack_window
 from unorules.errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
+from .attacks import attack_window
 from .expressions import RELATIVE_TO
 from .types import MAX_DRAW, NO_COLOR, Action, Attack
+
 
 def bind(impl, who, where, ex, per_subject=False, loop_name=None, loop=False, **kw):
     """A compiled action: evaluate its subject(s), then run the primitive for each, naming the rule

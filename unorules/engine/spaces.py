@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from itertools import product
 
-from .types import NO_COLOR
 from unorules.language.ir import all_actions, constant
+from .types import NO_COLOR
 
 HISTORY = 8                       # the public history an observation carries: the last plays
 MAX_NUMBER_ACTIONS = 100          # numbers a non-constant `choose number` may offer: 0..99

@@ -364,8 +364,6 @@ class State(Table, StateViews, StateSpaces):
         self.emit("game_end", winner=winner, outcome=outcome)
 
 
-
-
 def run_trigger(s, t, env):
     if t.cond(s, env):
         s.push_actions(t.actions, env)

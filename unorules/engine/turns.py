@@ -443,4 +443,3 @@ def _drawn_answer(s: State, p, a: Action):
     else:
         s.emit("keep", player=p)
         advance(s)
-

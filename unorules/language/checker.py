@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from unorules.errors import MAX_VALUE, Diagnostic, did_you_mean
 from .expression_types import ExprTypes, _a
-from .nesting import NestingChecks
 from .ir import constant, kind_names, literal_value, may_be_fraction, probability_options, sides_of, walk as _walk
+from .nesting import NestingChecks
 from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
 
 DEFAULT_PLAYERS = (2, 10)
@@ -547,6 +547,7 @@ class Checker(ExprTypes, NestingChecks):
                 or name in self.options or name in self.counters or name in scope:
             self.error("U0202", f"`{name}` already has a meaning", node, key, "taken",
                        f"choose another name for {what}")
+
 
 def _reads_points(e) -> bool:
     stack = [e]

@@ -165,7 +165,6 @@ class ExprTypes:
             return "bool" if op in ("<", "<=", ">", ">=") else "number"
         return None
 
-
     def text_can_be(self, name, text, scope):
         """`NAME == "TEXT"` where NAME is a choice of named options: TEXT must be one of them, or
         the comparison is never true."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+
 def sides_of(ir: dict) -> list[dict]:
     """The rulebook's sides; a plain `colors` list is the one side `light`."""
     if ir.get("sides"):

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from unorules.errors import Diagnostic, RulebookError, Span, did_you_mean, errors_of
-from .parser import parse_uno
-from .spans import Spans
-from .yaml_json import parse_json, parse_yaml  # noqa: F401 (re-exported: scenarios read YAML too)
+from . import cache
 from .resources import rulebooks_dir
+from .spans import Spans
 
 MAX_BYTES = 1_000_000
 MAX_LINE = 20_000
@@ -33,6 +32,7 @@ class Parsed:
     spans: Spans
     problems: list[Diagnostic]
     path: Path | None = None
+    schema_checked: bool = False      # read from the cache: it passed the schema when it was kept
 
 
 @dataclass
@@ -106,12 +106,15 @@ def decode(data: bytes, file: str) -> str:
 def parse_text(text: str, file: str) -> Parsed:
     suffix = Path(file).suffix.lower()
     if suffix in (".yaml", ".yml"):
+        from .yaml_json import parse_yaml
         ir, spans = parse_yaml(text, file)
         return Parsed(file, text, ir, spans, [])
     if suffix == ".json":
+        from .yaml_json import parse_json
         ir, spans = parse_json(text, file)
         return Parsed(file, text, ir, spans, [])
     if suffix in (".uno", "") or file == "<input>":
+        from .parser import parse_uno
         ir, spans, problems = parse_uno(text, file)
         _check_ir_depth(ir, spans, file, text)
         return Parsed(file, text, ir, spans, problems)
@@ -139,12 +142,17 @@ def _check_ir_depth(ir, spans: Spans, file: str, text: str):
         stack.extend((c, depth + 1, located) for c in children if isinstance(c, (dict, list)))
 
 
-def parse_file(path: Path, file: str | None = None) -> Parsed:
+def parse_file(path: Path, file: str | None = None, *, recall: bool = False) -> Parsed:
+    """A file's own IR. With `recall`, from the cache (cache.py) when this text was read before."""
     file = file or str(path)
     if path.suffix.lower() not in SUFFIXES:
         raise RulebookError([Diagnostic("U0004", f"unknown file type `{path.suffix or '(none)'}`", file,
                                         help="rulebooks end in .uno, .yaml, .yml or .json")])
-    parsed = parse_text(read_text(path, file), file)
+    text = read_text(path, file)
+    kept = cache.recall(file, text) if recall else None
+    if kept is not None:
+        return Parsed(file, text, kept[0], kept[1], [], path, schema_checked=True)
+    parsed = parse_text(text, file)
     parsed.path = path
     return parsed
 
@@ -254,7 +262,7 @@ class _Assembler:
     def parse(self, path: Path) -> Parsed:
         key = file_key(path)
         if key not in self.parsed:
-            parsed = parse_file(path, display_name(path))
+            parsed = parse_file(path, display_name(path), recall=True)
             self.files[parsed.file] = parsed.text
             self.spans.merge(parsed.spans)
             _register(parsed.ir, parsed.file, self.origins)
@@ -267,13 +275,16 @@ class _Assembler:
                                            label, help))
 
     def assemble(self, path: Path, chain: tuple[str, ...] = ()) -> dict:
-        from .schema import schema_diagnostics
         parsed = self.parse(path)
         own = parsed.ir
-        schema_errors = schema_diagnostics(own, parsed.spans, parsed.file)
-        if schema_errors:
-            self.diagnostics.extend(schema_errors)
-            raise _Stop()
+        if not parsed.schema_checked:
+            from .schema import schema_diagnostics
+            schema_errors = schema_diagnostics(own, parsed.spans, parsed.file)
+            if schema_errors:
+                self.diagnostics.extend(schema_errors)
+                raise _Stop()
+            if not parsed.problems:
+                cache.keep(parsed.file, parsed.text, own, parsed.spans)
         key = file_key(path)
         merged: dict = {"kind": own["kind"], "name": own["name"]}
         near = path.parent
@@ -520,6 +531,7 @@ def load_resolved(text: str, file: str) -> Rulebook:
     other file is read."""
     from .checker import check
     from .schema import schema_diagnostics
+    from .yaml_json import parse_json
     ir, spans = parse_json(text, file)
     problems = schema_diagnostics(ir, spans, file)
     if not problems and (ir.get("kind") != "rulebook" or "extends" in ir or "include" in ir):

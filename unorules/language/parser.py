@@ -10,9 +10,10 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from unorules.errors import Diagnostic, RulebookError, Span, did_you_mean
+from unorules.language.transform.rulebook import ToIR, _span_meta
+from . import cache
 from .resources import grammar_file
 from .spans import Spans
-from unorules.language.transform.rulebook import ToIR, _span_meta
 
 MAX_NESTING = 64          # blocks inside blocks; deeper input is refused before parsing
 MAX_DEPTH = 200           # the parse tree's depth (long `not not ...` or operator chains)
@@ -33,25 +34,14 @@ class _WholeWords:
 
 
 def _cache_file(text: str):
-    """Where the LALR tables are kept between runs: a folder only this user can write (Lark's
-    cache is a pickle, so never one in the shared temp folder). None when there is no such place."""
+    """Where the LALR tables are kept between runs (Lark's cache is a pickle: only in a folder
+    this user alone can write, cache.folder()). None when there is no such place."""
     import hashlib
-    import os
-    from pathlib import Path
-    try:
-        base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
-    except (RuntimeError, KeyError):        # no home folder: no cache
-        return None
-    folder = Path(base) / "unorules"
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        st = folder.stat()
-        if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
-            return None                     # not ours alone: do not trust what is in it
-    except OSError:
+    place = cache.folder()
+    if place is None:
         return None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return str(folder / f"grammar-{digest}.lark-tables")
+    return str(place / f"grammar-{digest}.lark-tables")
 
 
 @functools.cache

@@ -67,7 +67,8 @@ def text_in_format(ir, fmt: str, spans=None, source: str | None = None) -> str:
 
 def reads_back(text: str, fmt: str, ir, file: str):
     """Raise unless `text` parses to exactly `ir` (the promise of fmt and export)."""
-    from .loader import parse_json, parse_uno, parse_yaml
+    from .parser import parse_uno
+    from .yaml_json import parse_json, parse_yaml
     try:
         if fmt == "yaml":
             again = parse_yaml(text, file)[0]

@@ -9,9 +9,9 @@ import json
 import yaml
 
 from unorules.errors import Diagnostic, RulebookError, Span
+from unorules.language.transform.rulebook import MAX_NUMBER
 from .parser import MAX_NESTING
 from .spans import Spans
-from unorules.language.transform.rulebook import MAX_NUMBER
 
 
 _PLAIN_TAGS = {"tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "map", "seq")}

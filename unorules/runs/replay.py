@@ -82,7 +82,7 @@ def read_header(first: str, path: str):
         isinstance(k, str) and (isinstance(x, (int, float, str, bool))) for k, x in v.items()),
         "a mapping of option names to values")
     perform = _field(head, "perform_chance", lambda v: v is None or (isinstance(v, (int, float))
-                                                                      and not isinstance(v, bool) and 0 <= v <= 1),
+                                                                     and not isinstance(v, bool) and 0 <= v <= 1),
                      "null or a chance from 0 to 1")
     labels = [_field(head, k, lambda v: isinstance(v, str) and len(v) <= 1000, "text") for k in ("rulebook",)]
     for k in ("include", "with"):

@@ -10,8 +10,8 @@ import io
 import math
 import re
 
-from .comparison import cards_words
 from unorules.errors import UnorulesError
+from .comparison import cards_words
 
 COLORS = ("#3b6fb6", "#d9822b")          # first variant, second variant
 MAX_BINS = 30
@@ -245,7 +245,7 @@ def _common_sections(Figure, labels: list[str], results: list[dict], players: in
     empty = {"seat_games": 0, "wins": 0, "rate": None, "ci95": [0, 0]}
     cells = [[r["wins_by_agent"].get(a, empty) for a in agents] for r in results]
     out.append(_section("Wins by agent", _rates(Figure, "Wins by agent (per seat played)", agents, labels, cells,
-                                               even=even),
+                                                even=even),
                         _rate_rows(agents, labels, cells, "seat_games", "seat-games"), below=wide))
     svg, table = _histogram(Figure, "Cards drawn per round", "cards drawn in a round", labels,
                             [r["histograms"]["cards_drawn_per_round"] for r in results])

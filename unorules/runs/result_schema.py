@@ -16,12 +16,12 @@ TEXTS = {"type": "array", "maxItems": 1000, "items": TEXT}
 CI95 = {"type": "array", "minItems": 2, "maxItems": 2, "items": NUMBER}
 PAIRS = {"type": "array", "maxItems": 100_000,
          "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": -BIG,
-                                                                             "maximum": BIG}}}
+                                                                            "maximum": BIG}}}
 WINS = {"type": "object", "required": ["wins", "rate", "ci95"], "additionalProperties": False,
         "properties": {"wins": COUNT, "rate": RATE, "ci95": CI95, "seat_games": COUNT}}
 TRACKED = {"type": "object", "required": ["players", "wins", "rate", "ci95"],
            "properties": {"players": COUNT, "wins": COUNT, "rate": {"type": ["number", "null"], "minimum": 0,
-                                                                        "maximum": 1},
+                                                                    "maximum": 1},
                           "ci95": CI95, "others": {"$ref": "#/$defs/tracked"}}, "additionalProperties": False}
 SEATS = {"type": "object", "maxProperties": 1000, "propertyNames": {"pattern": "^[0-9]{1,4}$"},
          "additionalProperties": WINS}

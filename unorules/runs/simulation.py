@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from unorules.agents.base import make_agents
-from unorules.engine.compiler import compile_rulebook
 from unorules.engine import Game
+from unorules.engine.compiler import compile_rulebook
 from .stats import Summary
 
 SEED_MIX = 0x9E3779B1
@@ -73,11 +73,15 @@ def changed_cards(base: RunSpec, variant: RunSpec) -> list[str]:
             if n in rules_b and (rules_a.get(n) != rules_b[n] or counts_a.get(n) != counts_b.get(n))]
 
 
-def run_files(spec: RunSpec) -> dict:
+def run_files(spec: RunSpec, game: Game | None = None) -> dict:
     """What a run is made of, for its report: the files merged (the rulebook's own includes among
-    them, base first) and the cards the custom rule files declare."""
-    from unorules.language.loader import load
-    rb = load(spec.source, include=spec.include, with_=spec.with_, search=spec.search)
+    them, base first) and the cards the custom rule files declare. `game`: the spec's game, already
+    made (its rulebook is not loaded again)."""
+    if game is not None:
+        rb = game.rules.compiler.rb
+    else:
+        from unorules.language.loader import load
+        rb = load(spec.source, include=spec.include, with_=spec.with_, search=spec.search)
     return {"files": list(rb.parts), "custom_cards": cards_of_files(spec)}
 
 
@@ -234,12 +238,17 @@ def chunks(games: int, workers: int) -> list[tuple[int, int]]:
 
 
 def simulate(spec: RunSpec, games: int, workers: int | None = None, events_path: str | Path | None = None,
-             progress=None) -> Summary:
+             progress=None, game: Game | None = None) -> Summary:
     """Play `games` games. With workers > 1 (None: the machine's cores) the games are split into
-    chunks over processes; the totals are identical to one process's for the same seed."""
+    chunks over processes; the totals are identical to one process's for the same seed. `game`: the
+    spec's game if the caller has made it; otherwise the rulebook is loaded now (never a copy kept
+    from an earlier call, whose files may have changed since)."""
     workers = default_workers() if workers is None else workers
     if workers <= 1 or events_path is not None or games < 2 * workers:
-        return run_range(spec, 0, games, str(events_path) if events_path else None, progress)
+        log_events = events_path is not None
+        if game is None or game.log_events != log_events:
+            game = make_game(spec, log_events=log_events, rulebook=game.rules.compiler.rb if game else None)
+        return run_range(spec, 0, games, str(events_path) if events_path else None, progress, game=game)
     import multiprocessing as mp
     jobs = [(spec, a, b) for a, b in chunks(games, workers)]
     total = Summary()

@@ -48,7 +48,7 @@ def summary_text(d: dict, label: str) -> str:
     echo(f"cards drawn per game: {d['cards_drawn_per_game']}")
     ch = d["challenges"]
     echo(f"challenges: {ch['made']} made, {ch['won']} won   UNO penalties: {d['uno_penalties']}   "
-               f"reshuffles: {d['reshuffles']}   stalls: {d['stalls']}")
+         f"reshuffles: {d['reshuffles']}   stalls: {d['stalls']}")
     if d["errors"]:
         echo("runtime rule errors:")
         for msg, count in d["errors"].items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from unorules.engine import DRAW, KEEP, Action, State
 
+
 def _card_matches(s: State, card: int, name) -> bool:
     if not isinstance(name, str):
         return False

@@ -2,8 +2,9 @@
 state: each difference said as `expect.KEY: expected X, got Y`."""
 from __future__ import annotations
 
-from unorules.engine.types import NO_COLOR
 from unorules.engine.state import State
+from unorules.engine.types import NO_COLOR
+
 
 def _names(s, cards, full):
     return sorted((s.full_name(c) if full else s.card_name(c)) for c in cards)
@@ -144,5 +145,3 @@ def _ev_eq(got, want):
     if isinstance(want, str) and isinstance(got, str):
         return _norm(want) == _norm(got)
     return got == want
-
-

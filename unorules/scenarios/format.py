@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from unorules.errors import Diagnostic, RulebookError, did_you_mean
-from unorules.language.loader import parse_yaml, read_text
+from unorules.language.loader import read_text
 from unorules.language.schema import describe as _what
+from unorules.language.yaml_json import parse_yaml
 
 TOP_KEYS = ["name", "rulebook", "include", "with", "options", "players", "seed", "given", "start", "defaults", "script",
             "expect"]
@@ -247,5 +248,3 @@ def _check_keys(d, allowed, prefix, err):
         if k not in allowed:
             err(f"unknown key `{prefix}{k}`", d, k, did_you_mean(str(k), allowed) or
                 "allowed: " + ", ".join(f"`{a}`" for a in allowed), shape=False)
-
-

@@ -11,9 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from unorules.engine import Game, State, begin_round, begin_turn, turn_up
 from unorules.engine.compiler import compile_rulebook
 from unorules.engine.types import NO_COLOR
-from unorules.engine import Game, State, begin_round, begin_turn, turn_up
 from unorules.errors import Diagnostic, RulebookError, UnorulesError, did_you_mean
 from .answers import _Reject, _answer, _choose, _default_answer, _describe, _entry_text
 from .expect import compare

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections import Counter
 
 from unorules.language.checker import DEFAULT_HAND, DEFAULT_PLAYERS
-from .words import Words
 from unorules.language.ir import deck_counts, sides_of  # noqa: F401 (deck_counts: re-exported)
+from .words import Words
+
 
 def _sentence(text: str) -> str:
     text = text.strip()
@@ -119,7 +120,7 @@ def explain(rulebook, card: str | None = None) -> str:
         lines.append(f"Colors: {', '.join(sides[0]['colors'])}.")
     else:
         lines.append("Every card has two faces: " + "; ".join(f"the {s['name']} side with colors {', '.join(s['colors'])}"
-                                                             for s in sides) + ". Play starts on the "
+                                                              for s in sides) + ". Play starts on the "
                      f"{sides[0]['name']} side." + (" Which faces share a card is shuffled." if ir.get("pair_sides") else ""))
     teams = ir.get("teams")
     if teams:

@@ -354,6 +354,7 @@ class ToIR(ActionIR, ExprIR):
     turn_draw_until_playable = _flag("draw_until_playable", True)
     draw_only_when_stuck = _flag("draw_only_when_stuck", True)
     drawn_card_may_play = _flag("drawn_card", "may_play")
+
     def drawn_card_must_play(self, meta, c):
         if c[0] is None:
             return ("drawn_card", "must_play", _span_meta(meta))
