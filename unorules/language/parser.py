@@ -6,8 +6,11 @@ depth checked first and syntax errors said in plain words; transform.py turns th
 from __future__ import annotations
 
 import functools
+import re
+
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import BasicLexer, ContextualLexer
 
 from unorules.errors import Diagnostic, RulebookError, Span, did_you_mean
 from unorules.language.transform.rulebook import ToIR, _span_meta
@@ -33,6 +36,83 @@ class _WholeWords:
         return stream
 
 
+_MATCHES: dict = {}       # (regular expression, text, flags) -> does it match the whole text (for every state)
+_COMPILED: dict = {}      # (regular expression, flags) -> compiled, once for all the states' lexers
+
+
+def _regex(pattern: str, flags: int):
+    key = (pattern, flags)
+    if key not in _COMPILED:
+        _COMPILED[key] = re.compile(pattern, flags)
+    return _COMPILED[key]
+
+
+class _StateLexer(BasicLexer):
+    """One parser state's lexer, matching as Lark's BasicLexer does but without building a regular
+    expression of its own. Lark's contextual lexer has a lexer per state of the LALR table (54 of
+    them read `official`), and each compiles one alternation of all its terminals on first use,
+    which was a third of a cold `validate`. This one tries the same terminals in Lark's order (a
+    text with `startswith`, a pattern by its one compiled expression, shared by every state), so
+    the first that matches wins as in the alternation; a word that equals a keyword the state
+    takes becomes that keyword, as Lark's `unless` callback does. tests/test_parser_lexer.py holds
+    it to Lark's own lexer, token for token and error for error."""
+
+    def _order(self):
+        order = getattr(self, "_ordered", None)
+        if order is None:
+            flags = self.g_regex_flags
+            strs = [t for t in self.terminals if t.pattern.type == "str"]
+            unless, embedded = {}, set()
+            for t in self.terminals:                          # Lark's _create_unless, memoized
+                if t.pattern.type != "re":
+                    continue
+                regexp = t.pattern.to_regexp()
+                for st in strs:
+                    if st.priority != t.priority:
+                        continue
+                    key = (regexp, st.pattern.value, flags)
+                    if key not in _MATCHES:
+                        m = _regex(regexp, flags).match(st.pattern.value)
+                        _MATCHES[key] = m is not None and m.group(0) == st.pattern.value
+                    if _MATCHES[key]:
+                        unless.setdefault(t.name, {}).setdefault(st.pattern.value, st.name)
+                        if st.pattern.flags <= t.pattern.flags:
+                            embedded.add(st.name)
+            order = []
+            for t in self.terminals:
+                if t.name in embedded:
+                    continue
+                if t.pattern.type == "str" and not t.pattern.flags:
+                    order.append((t.pattern.value, None, t.name, None))
+                else:
+                    order.append((None, _regex(t.pattern.to_regexp(), flags), t.name, unless.get(t.name)))
+            self._ordered = order
+            self.callback = dict(self.user_callbacks)
+        return order
+
+    def match(self, text, pos):
+        whole = getattr(text, "text", text)                  # Lark 1.3 gives a TextSlice, 1.2 the text
+        end = getattr(text, "end", len(whole))
+        for value, compiled, name, keywords in self._order():
+            if compiled is None:
+                if whole.startswith(value, pos, end):
+                    return value, name
+                continue
+            m = compiled.match(whole, pos, end)
+            if m:
+                found = m.group(0)
+                return found, (keywords.get(found, name) if keywords else name)
+        return None
+
+    def next_token(self, lex_state, parser_state=None):
+        self._order()
+        return super().next_token(lex_state, parser_state)
+
+
+class _KeywordLexer(ContextualLexer):
+    BasicLexer = _StateLexer
+
+
 def _cache_file(text: str):
     """Where the LALR tables are kept between runs (Lark's cache is a pickle: only in a folder
     this user alone can write, cache.folder()). None when there is no such place."""
@@ -49,7 +129,7 @@ def lark_parser() -> Lark:
     # cached LALR tables: start-up drops from about 0.3 s to a few milliseconds
     text = grammar_text()
     return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                postlex=_WholeWords(),
+                postlex=_WholeWords(), _plugins={"ContextualLexer": _KeywordLexer},
                 cache=_cache_file(text) or False)
 
 
@@ -193,7 +273,7 @@ def _keyword_as_name(err) -> bool:
     return True
 
 
-_NAME_RE = __import__("re").compile(r"[a-z_][a-z0-9_]*")
+_NAME_RE = re.compile(r"[a-z_][a-z0-9_]*")
 
 
 def parse_uno(text: str, file: str = "<input>") -> tuple[dict, Spans, list[Diagnostic]]:
