@@ -77,7 +77,7 @@ def test_a_negative_weight_stops_the_game_at_its_rule_and_options_are_finite():
 
 
 def test_a_game_of_many_rounds_is_bounded_in_turns():
-    from unorules.engine.state import MAX_GAME_TURNS
+    from unorules.engine.types import MAX_GAME_TURNS
     from unorules.engine.rounds import MAX_ROUNDS
     assert MAX_GAME_TURNS < MAX_ROUNDS * 10_000       # a match of long rounds ends before hours pass
     # (tests/test_codegen.py plays a match to the cap in both runners)

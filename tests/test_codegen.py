@@ -553,7 +553,7 @@ def test_the_engines_runtime_errors_name_the_rule_as_the_generated_codes_do(tmp_
 
 def test_the_trigger_depth_cap_names_the_rule(tmp_path):
     from unorules.errors import RuleRuntimeError
-    from unorules.engine.state import MAX_TRIGGER_DEPTH
+    from unorules.engine.types import MAX_TRIGGER_DEPTH
     path = tmp_path / "deep.uno"
     path.write_text("rulebook deep\nextends classic\non play: may play any card\n")
     import unorules
