@@ -12,7 +12,7 @@ table, hand sizes), never another player's cards.
   (bluffing if need be) when the next player is close to going out; challenge when the attacker's
   hand is big enough that a bluff is likely.
 
-Generated simulators (codegen_turns.py, codegen_attacks.py, codegen_actions.py) make the choices of
+Generated simulators (codegen/turns.py, attacks.py, actions.py) make the choices of
 random, random_play and greedy themselves, from the tables: a change to one of these agents must be
 made there too (tests/test_codegen.py holds the two to the same games).
 """

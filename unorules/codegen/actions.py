@@ -1,5 +1,5 @@
 """Code generation, rule actions: each action of a card's rules (IR) as Python statements over the
-generated game's locals (codegen.py's Generator mixes this in), with the engine's primitives'
+generated game's locals (generator.py's Generator mixes this in), with the engine's primitives'
 semantics (primitives.py, attacks.py, turns.catch_window): the same random draws, the same events
 in the same order."""
 from __future__ import annotations
@@ -225,7 +225,7 @@ class RuleActions:
             src(f"if log is not None: EV_SHUFFLE_HANDS(log, round_no, {p})")
 
     def discard_all(self, a, scope, p):
-        """primitives_hands.act_discard_all: p's cards of a color (or of a kind), in the hand's
+        """hands.act_discard_all: p's cards of a color (or of a kind), in the hand's
         order, go under the discard pile's top card."""
         src, x = self.src, self.x
         v = x.name_var("v")
@@ -255,7 +255,7 @@ class RuleActions:
         scope["revealed"] = var                      # bound for the rest of these actions, as in the env
 
     def give_hand(self, other: str, p):
-        """primitives_hands.act_give_hand: p's whole hand joins the other player's, p's is empty
+        """hands.act_give_hand: p's whole hand joins the other player's, p's is empty
         (emptied in place: a local holding it holds the empty hand)."""
         src = self.src
         q = self.x.name_var("q")

@@ -1,7 +1,7 @@
 """Code generation, attack windows (attacks.py): an attack waits for its target's answer (a
 reaction that stacks, reflects or redirects it, played from the hand), then a challenge where the
 attacking card has one, then resolves: its body runs for whoever is the target then. The attack's
-state lives in locals named in `atk`; codegen.py's Generator mixes this in."""
+state lives in locals named in `atk`; generator.py's Generator mixes this in."""
 from __future__ import annotations
 
 from .expressions import NotCovered, literal
@@ -90,7 +90,7 @@ class AttackWindows:
 
     def pick_response(self, atk):
         """The target picks an answer, or none (the last option): greedy answers, with the call
-        where it can (agents.py)."""
+        where it can (agents/base.py)."""
         src = self.src
         self.count_decision()
         with src.block(f"if {self.is_agent(atk['t'], 'greedy')}:"):
@@ -191,7 +191,7 @@ class AttackWindows:
             with src.block(f"{'if' if first else 'elif'} {atk['kind']} == {literal(kind.id)}:"):
                 first = False
                 self.count_decision()
-                with src.block(f"if {self.is_agent(t, 'greedy')}:"):         # challenge when a bluff is likely (agents.py)
+                with src.block(f"if {self.is_agent(t, 'greedy')}:"):         # challenge when a bluff is likely (agents/base.py)
                     src(f"ch = 1.0 - (0.75 ** {self.hand_len(att)}) > 0.6")
                 with src.block("else:"):
                     src("ch = int(arnd() * 2) == 0")

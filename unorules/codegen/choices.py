@@ -1,5 +1,5 @@
 """Code generation, what a rule asks a player or leaves to chance: a color, a player, one of named
-options (the agents' answers written inline, as agents.py makes them), and the chance nodes
+options (the agents' answers written inline, as agents/base.py makes them), and the chance nodes
 (`perform`, `chance`), with the engine's semantics (primitives.py): the same random draws, the
 same events. Texts (an option's name, a chance's outcome) are held as indices of the table TEXTS,
 never written into the source."""
@@ -168,7 +168,7 @@ class RuleChoices:
         scope[a["as"]] = var                         # bound for the rest of these actions, as in the env
 
     def move_cards(self, a, scope, p):
-        """primitives_hands.act_give / act_take: one card at a time, `count` times, from the giver's
+        """hands.act_give / act_take: one card at a time, `count` times, from the giver's
         hand to the other's, the giver (or the taker) choosing among the card options for which
         `where` holds. A give with one option moves it without asking; a take always asks."""
         src, x = self.src, self.x
@@ -201,14 +201,14 @@ class RuleChoices:
                     src(f"if log is not None: EV_{'GIVE' if give else 'TAKE'}(log, round_no, {p}, {q}, c)")
 
     def commit_batch(self):
-        """primitives_hands.commit_batch: the cards of a `give ... at once` move, in the order chosen."""
+        """hands.commit_batch: the cards of a `give ... at once` move, in the order chosen."""
         src = self.src
         with src.block("for gp, gq, c in batch:"):
             self.move_card("gp", "gq", "gp", "gq")
             src("if log is not None: EV_GIVE(log, round_no, gp, gq, c)")
 
     def exchange(self, a, scope, p):
-        """primitives_hands.act_exchange: p, then the other, each chooses a card of their own hand
+        """hands.act_exchange: p, then the other, each chooses a card of their own hand
         (asked even with one; none from an empty hand); then the two cards change hands."""
         src, x = self.src, self.x
         self.not_counted("giving, taking or exchanging chosen cards")
@@ -233,7 +233,7 @@ class RuleChoices:
             src(f"if log is not None: EV_EXCHANGE(log, round_no, {p}, {q}, gave, got)")
 
     def card_options(self, owner: str, where, scope, exclude: str | None = None):
-        """primitives_hands._card_options: `opts`, one card per face of owner's hand (the last copy
+        """hands._card_options: `opts`, one card per face of owner's hand (the last copy
         held, leaving out those in `exclude`) for which `where` holds, in face order."""
         src, x = self.src, self.x
         src("by_face = {}")
@@ -263,7 +263,7 @@ class RuleChoices:
             src("c = opts[int(arnd() * len(opts))]")
 
     def move_card(self, src_p: str, dst: str, p: str, q: str):
-        """primitives_hands._move: the card `c` from one hand to the other; neither p nor q has
+        """hands._move: the card `c` from one hand to the other; neither p nor q has
         called on this hand any more."""
         src = self.src
         src(f"hands[{src_p}].remove(c)")

@@ -1,5 +1,5 @@
 """Code generation, expressions: a rule's expression (IR) as the text of one Python expression over
-the generated simulator's locals and tables (codegen.py). Only identifiers made here and `repr` of
+the generated simulator's locals and tables (generator.py). Only identifiers made here and `repr` of
 validated ints, floats and booleans are written; every name of the rulebook (a color, a kind, an
 option) is mapped to its integer first, so no rulebook text ever becomes source.
 

@@ -1,4 +1,4 @@
-"""Generated simulators at run time: the source codegen.py makes for a game, compiled once per
+"""Generated simulators at run time: the source generator.py makes for a game, compiled once per
 process with its tables, registered with `linecache` (a traceback inside it shows its lines), and
 played game by game; what it returns is read by the statistics as a State is.
 

@@ -4,15 +4,15 @@ reference; this is its fast path for `simulate`, and it plays the engine's games
 streams, the same event logs: tests/test_codegen.py holds the two equal).
 
 The source holds only identifiers made here and literals written with `repr` of validated ints,
-floats and booleans (codegen_expr.literal). Tables (faces, masks, the play actions, points,
+floats and booleans (expressions.literal). Tables (faces, masks, the play actions, points,
 names for the event log) are objects given to the code when it is loaded (generated.py), never
 text in it. Each line that comes from a rule is mapped to the rule's file:line:col (`where`), so a
 runtime error in generated code names the rulebook as the engine would.
 
-The mixins hold the parts: codegen_actions.py the rule actions, codegen_choices.py what a rule
-asks a player or leaves to chance, codegen_attacks.py the attack windows, codegen_windows.py the
-plays out of turn, codegen_options.py a player's play options, codegen_turns.py the round and turn flow;
-codegen_expr.py the expressions. Hands are held as the engine holds them, or counted per face
+The mixins hold the parts: actions.py the rule actions, choices.py what a rule
+asks a player or leaves to chance, attacks.py the attack windows, windows.py the
+plays out of turn, options.py a player's play options, turns.py the round and turn flow;
+expressions.py the expressions. Hands are held as the engine holds them, or counted per face
 (Generator's `representation`). What the
 generator does not translate (several piles or sides, teams, `may
 play`, the search agent, ...)
@@ -29,7 +29,7 @@ from .options import PlayOptions
 from .turns import TurnFlow
 from .windows import OutOfTurn
 
-COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices the code makes inline (agents.py)
+COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices the code makes inline (agents/base.py)
 
 
 MAX_LINES = 20_000      # generated source longer than this runs on the engine instead

@@ -1,6 +1,6 @@
 """Code generation, a player's play options: the cards that may be played now (one per face, the
 kinds with a rule of their own judged by it), counted as the agent's index arithmetic counts them,
-and the play an index picks (codegen.py's Generator mixes this in), with the engine's play_options
+and the play an index picks (generator.py's Generator mixes this in), with the engine's play_options
 semantics (turns.py); with hands counted per face, the options are a mask of faces."""
 from __future__ import annotations
 

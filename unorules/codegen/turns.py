@@ -1,7 +1,7 @@
 """Code generation, the game: the round (the shuffle, the deal, the first card), the turns (the
 options, the agents' choices, drawing, playing, going out) and the round's end and scoring, as the
-body of the generated `play` function (codegen.py's Generator mixes this in), with the engine's
-turn flow's semantics (rounds.py, turns.py, table.py, agents.py)."""
+body of the generated `play` function (generator.py's Generator mixes this in), with the engine's
+turn flow's semantics (rounds.py, turns.py, table.py, agents/base.py)."""
 from __future__ import annotations
 
 from unorules.engine.rounds import MAX_ROUNDS

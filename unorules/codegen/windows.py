@@ -1,6 +1,6 @@
 """Code generation, plays out of turn (turns.py): jumping in after a play, and cards playable at
 any time before a turn; who plays out of turn places the card as a turn's play would
-(codegen_attacks.place) and its rules run. codegen.py's Generator mixes this in."""
+(attacks.place) and its rules run. generator.py's Generator mixes this in."""
 from __future__ import annotations
 
 from .expressions import NotCovered, literal
@@ -106,7 +106,7 @@ class OutOfTurn:
             src("continue")
 
     def first_call(self, opts: str, at: int, out: str):
-        """Greedy's answer out of turn (agents.py): max(answers, key=call), the first with the call
+        """Greedy's answer out of turn (agents/base.py): max(answers, key=call), the first with the call
         (its flag at index `at` of each option), else the first."""
         src = self.src
         src(f"{out} = 0")

@@ -5,8 +5,9 @@ optional extra and imports its library only when used:
 - `unorules.envs.openspiel`: registers the `pyspiel` game "unorules";
 - `unorules.envs.rlcard.make(rulebook=..., players=...)`: an RLCard environment.
 
-All three sit on the core API of spaces.py: the fixed action ids, the legal-action mask and the
-observation tensor of a compiled rulebook."""
+All three sit on the core API of engine/spaces.py: the fixed action ids, the legal-action mask and
+the observation tensor of a compiled rulebook. They may use the engine and the language, never an
+agent, a run or the command line."""
 from __future__ import annotations
 
 

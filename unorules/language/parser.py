@@ -1,7 +1,7 @@
 """Stage 1: .uno text -> IR (plain JSON-compatible data) plus a table of source spans.
 
 The grammar (grammars/unorules.lark) is parsed LALR with positions, with limits on nesting and
-depth checked first and syntax errors said in plain words; transform.py turns the tree into IR.
+depth checked first and syntax errors said in plain words; transform/rulebook.py turns the tree into IR.
 """
 from __future__ import annotations
 

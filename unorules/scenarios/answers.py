@@ -1,6 +1,6 @@
 """A scenario's script entries matched to the engine's decisions: the action an entry answers a
 decision with (cards by name, the pile, the colour and the call), what a `defaults` value answers,
-and how both are described in a failure's trace. scenarios.py runs the script with these."""
+and how both are described in a failure's trace. runner.py runs the script with these."""
 from __future__ import annotations
 
 from unorules.engine import DRAW, KEEP, Action, State

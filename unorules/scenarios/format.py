@@ -1,7 +1,7 @@
 """The scenario file format (docs/scenarios.md): its keys and the shape of every value, and
 `load_scenarios(path)`, which reads a file and reports every problem at once, each with file, key
 path and a hint: unknown keys, values of the wrong shape (a list where a map belongs, text where a
-number does). Seats, cards and rulebooks are checked when a scenario is built (scenarios.py).
+number does). Seats, cards and rulebooks are checked when a scenario is built (runner.py).
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The words of `explain`: expressions and actions of the rule language said in plain English
-(`Words.expr`, `Words.action`). explain.py builds the pages from them."""
+(`Words.expr`, `Words.action`). rulebook.py builds the pages from them."""
 from __future__ import annotations
 
 from unorules.language.ir import literal_value, may_be_fraction, sides_of

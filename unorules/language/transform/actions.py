@@ -1,5 +1,5 @@
 """Stage 1b, the actions: a rule's actions in the parse tree -> IR. A mixin of `ToIR`
-(transform.py), whose `node` and `names_of` helpers it uses; method names are the grammar's
+(rulebook.py), whose `node` and `names_of` helpers it uses; method names are the grammar's
 rule aliases (one vocabulary)."""
 from __future__ import annotations
 
