@@ -141,7 +141,8 @@ G_NUMBERS = ["0", "1", "2", "3", "me.hand.size", "chosen.hand.size", "me.plays",
 G_COLORS = ["red", "blue", "current_color", "card.color", "top.color"]
 G_CONDITIONS = ["true", "clockwise", "first_card", "me.marked", "me.hand.has(7)", "me.hand.any(card.wild)",
                 "me.hand.size > 3", "chosen.hand.size > 2", "chosen.marked",
-                "me.hand.any(card.color == current_color)", "count(each player as q where q.hand.size > 1) > 1"]
+                "me.hand.any(card.color == current_color)", "count(each player as q where q.hand.size > 1) > 1",
+                "me.hand.any(card is action)", "not top is number", "me.hand.count(card is wild) > 0"]
 G_SIMPLE = ["lose turn", "play again", "reverse", "choose color", "cycle color", "pass hands",
             "pass hands counterclockwise", "shuffle hands", "choose other player", "choose player as p2",
             "choose one of exact, missed as guess", "choose number as n", "choose kind as kk",
@@ -175,7 +176,7 @@ def _g_number(rng, depth):
 
 def _g_condition(rng, depth, card=False):
     if depth <= 0 or rng.random() < 0.5:
-        return rng.choice(G_CONDITIONS + (["card.kind == 7", "card.color == current_color"] if card else []))
+        return rng.choice(G_CONDITIONS + (["card.kind == 7", "card.color == current_color", "card is number"] if card else []))
     pick = rng.randrange(3)
     if pick == 0:
         return f"{_g_number(rng, depth - 1)} {rng.choice(['==', '!=', '<', '>=', '>'])} {_g_number(rng, depth - 1)}"

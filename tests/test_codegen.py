@@ -411,6 +411,13 @@ def test_next_inside_a_loop_is_the_loop_players_own_as_in_the_engine():
         same_games(RunSpec(str(DATA / "ring.uno"), players=4, rounds="single", agents=agents), games=15)
 
 
+@pytest.mark.parametrize("agents", [("random",), ("greedy", "random_play")])
+def test_the_house_rules_constructs_play_the_engine_s_games(agents):
+    """tests/data/house_rules.uno (the constructs of issue 29, pinned by tests/scenarios/house/):
+    generated code plays the engine's games."""
+    same_games(RunSpec(str(DATA / "house_rules.uno"), players=3, rounds="single", agents=agents), games=30)
+
+
 def test_a_skipped_turn_ends_a_value_kept_until_the_next_turn_as_in_the_engine(tmp_path):
     """A skipped turn is that player's turn (turns.advance): generated code clears the values kept
     until it the same way (tests/scenarios/language/lifetimes.yaml pins the engine's)."""

@@ -80,6 +80,9 @@ class ExprGen:
             return self.attr(e, scope)
         if k == "not":
             return f"(not {self.expr(e['of'], scope)})"
+        if k == "is":                                      # the kinds of the category, as numbers
+            kinds = "".join(f"{literal(kind.id)}, " for kind in self.c.kinds if kind.category == e["category"])
+            return f"(CKIND[{self.expr(e['of'], scope)}] in ({kinds}))"
         if k == "neg":
             return f"(-{self.expr(e['of'], scope)})"
         if k == "conditional":
@@ -129,7 +132,7 @@ class ExprGen:
         """`text` as a truth value: as it is where the expression always gives one (a comparison,
         `not`, `and`/`or`, `any`, a card's wildness, a bool name), else through bool()."""
         k = e["kind"]
-        if k == "bool" or k == "not" or (k == "binary" and e["op"] in ("and", "or", "==", "!=", "<", "<=", ">", ">=")):
+        if k in ("bool", "not", "is") or (k == "binary" and e["op"] in ("and", "or", "==", "!=", "<", "<=", ">", ">=")):
             return text
         if (k == "call" and e["name"] in ("any", "has")) or (k == "attr" and e["name"] == "wild"):
             return text
@@ -231,6 +234,8 @@ class ExprGen:
                     and e["of"]["name"] in ("card", "top"))
         if k == "not":
             return self.is_face_predicate(e["of"])
+        if k == "is":
+            return e["of"].get("kind") == "name" and e["of"]["name"] in ("card", "top")
         if k == "binary":
             return e["op"] in ("and", "or", "==", "!=") and self.is_face_predicate(e["left"]) \
                 and self.is_face_predicate(e["right"])

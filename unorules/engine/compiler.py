@@ -187,6 +187,9 @@ class Compiler:
         if k == "not":
             of = self.expr(e["of"])
             return lambda s, env: not of(s, env)
+        if k == "is":
+            of, category = self.expr(e["of"]), e["category"]
+            return lambda s, env: s.game.rules.kinds[s.kind_of(of(s, env))].category == category
         if k == "neg":
             of = self.expr(e["of"])
             return lambda s, env: -of(s, env)
@@ -210,7 +213,7 @@ class Compiler:
                                   and n in (self.color_id.keys() | self.kind_id.keys() | self.option_values.keys()))
         if k == "attr":
             return e["name"] in ("color", "kind", "rank", "wild") and self.of_faces(e["of"], cards)
-        if k in ("not", "neg"):
+        if k in ("not", "neg", "is"):
             return self.of_faces(e["of"], cards)
         if k == "binary":
             return self.of_faces(e["left"], cards) and self.of_faces(e["right"], cards)

@@ -131,6 +131,9 @@ class ExprTypes:
         if k == "not":
             self.expect(e["of"], "bool", scope)
             return "bool"
+        if k == "is":
+            self.expect(e["of"], "card", scope)
+            return "bool"
         if k == "neg":
             self.expect(e["of"], "number", scope)
             return "number"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-PRECEDENCE = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
+PRECEDENCE = {"or": 1, "and": 2, "not": 3, "is": 4, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
               "+": 5, "-": 5, "*": 6, "/": 6, "%": 6, "neg": 7}
 
 
@@ -41,6 +41,8 @@ def expr(e, parent: int = 0) -> str:
         return f"{expr(e['of'], 8)}.{e['name']}({expr(e['arg']) if 'arg' in e else ''})"
     if k == "not":
         return _wrap(f"not {expr(e['of'], PRECEDENCE['not'])}", PRECEDENCE["not"], parent)
+    if k == "is":
+        return _wrap(f"{expr(e['of'], PRECEDENCE['is'] + 1)} is {e['category']}", PRECEDENCE["is"], parent)
     if k == "neg":
         return _wrap(f"-{expr(e['of'], PRECEDENCE['neg'])}", PRECEDENCE["neg"], parent)
     if k == "conditional":

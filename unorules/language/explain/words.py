@@ -31,6 +31,7 @@ NEGATED_COMPARE = {"==": "is not", "!=": "is not other than", "<": "is not less 
 # How tightly a phrase binds, loosest first: an operand looser than its place is put in parentheses,
 # so two groupings of the same words never read alike (`(a or b) and c` against `a or b and c`).
 LOOSE, OR, AND, COMPARE_P, ADD, MUL, NEG, ATOM = range(8)
+CATEGORY_WORDS = {"number": "a number card", "action": "an action card", "wild": "a wild card"}
 BINDING = {"or": OR, "and": AND, "+": ADD, "-": ADD, "*": MUL, "/": MUL, "%": MUL, **{op: COMPARE_P for op in COMPARE}}
 
 
@@ -107,6 +108,12 @@ class Words:
             if e["name"] == "any" and arg_e and arg_e["kind"] == "binary" and arg_e["op"] == "==" \
                     and arg_e["left"] == {"kind": "attr", "of": {"kind": "name", "name": "card"}, "name": "color"}:
                 return f"{holder} a card of {self.operand(arg_e['right'], ATOM)}", COMPARE_P
+            if e["name"] in ("any", "count") and arg_e and arg_e["kind"] == "is" \
+                    and arg_e["of"] == {"kind": "name", "name": "card"}:
+                sort = CATEGORY_WORDS[arg_e["category"]]
+                if e["name"] == "any":
+                    return f"{holder} {sort}", COMPARE_P
+                return f"the number of {sort.split(' ', 1)[1]}s in {of}", LOOSE
             arg = self.expr(arg_e).replace("the card", "it") if arg_e else ""
             if e["name"] == "any":
                 return f"{holder} a card for which {arg}", LOOSE
@@ -133,6 +140,8 @@ class Words:
                     "fewest": f"the one of {over} with the smallest {bare}"}[e["op"]], LOOSE
         if k == "not":
             return self.negation(e["of"])
+        if k == "is":
+            return f"{self.operand(e['of'], ATOM)} is {CATEGORY_WORDS[e['category']]}", COMPARE_P
         if k == "neg":
             return f"minus {self.operand(e['of'], NEG)}", NEG
         if k == "binary":
@@ -183,11 +192,16 @@ class Words:
         k = inner["kind"]
         if k == "call" and inner["name"] in ("any", "has"):
             text, binding = self.phrase(inner)
+            for sort in CATEGORY_WORDS.values():          # `any(card is action)`: "hold no action card"
+                if text.endswith(" " + sort):
+                    return text.removesuffix(sort) + "no " + sort.split(" ", 1)[1], binding
             return text.replace(" a card", " no card", 1).replace(" hold a ", " hold no ", 1), binding
         if k == "name" and inner["name"] in self.options:
             return f"{inner['name'].replace('_', ' ')} is off", COMPARE_P
         if k == "attr" and inner["name"] == "wild":
             return f"{self.operand(inner['of'], ATOM)} is not wild", COMPARE_P
+        if k == "is":
+            return f"{self.operand(inner['of'], ATOM)} is not {CATEGORY_WORDS[inner['category']]}", COMPARE_P
         if (k == "attr" and inner["name"] in self.counters or k == "name" and inner["name"] in self.counters) \
                 and self.counters[inner["name"]]["kind"] == "flag":
             return self.expr(inner).removesuffix(" is set") + " is not set", COMPARE_P

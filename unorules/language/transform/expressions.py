@@ -55,6 +55,18 @@ class ExprIR(Transformer):
     def loop_player(self, meta, c):
         return self.node(meta, kind="each_player", as_=c[0], where=c[1])
 
+    def is_category(self, meta, c):
+        return self.node(meta, kind="is", of=c[0], category=c[1])
+
+    def cat_number(self, meta, c):
+        return "number"
+
+    def cat_action(self, meta, c):
+        return "action"
+
+    def cat_wild(self, meta, c):
+        return "wild"
+
     def not_(self, meta, c):
         return self.node(meta, kind="not", of=c[0])
 

@@ -1,0 +1,21 @@
+# The constructs of issue 29, each in a rule of its own (tests/scenarios/house/*.yaml play them).
+rulebook house_rules "House rules"
+
+extends classic
+
+# a card category as a condition: the skip hits harder while you still hold another action card
+card skip {
+  action
+  points 20
+  on play:
+    if me.hand.any(card is action) { next draw 2 }
+    else { next lose turn }
+}
+
+# a reverse that goes only on a number card (or on a wild's colour)
+card reverse {
+  action
+  points 20
+  playable when top is number or top is wild
+  on play: reverse
+}
