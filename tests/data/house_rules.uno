@@ -19,3 +19,6 @@ card reverse {
   playable when top is number or top is wild
   on play: reverse
 }
+
+# jumping in by anyone: the card's own player may jump in on it with its twin, after the others
+jump in by anyone

@@ -21,6 +21,8 @@ class OutOfTurn:
         src, x = self.src, self.x
         j = self.rules.ir["jump_in"]
         order = "CLOCKWISE[p]" if self.rules.out_of_turn == "clockwise" else "OTHERS[direction][p]"
+        if self.rules.jump_in_by_anyone:
+            order = f"({order} + (p,))"        # the player's own twin after the others' (an empty hand has none)
 
         def cond(card):
             scope = {"me": "q", "@who": "q", "card": card}

@@ -66,6 +66,7 @@ class Compiled:
     declarations: list[tuple[str, int, tuple]]
     jump_in: object | None                # None: no jumping in; else fn(state, env) -> bool
     jump_in_of_faces: bool                # does the jump-in condition read only the card's and top's faces?
+    jump_in_by_anyone: bool               # may a card's own player jump in on it (asked after the others)?
     options: dict[str, object]
     ir: dict
     teams: dict | None = None             # {"size": n, "seating": "opposite" | "adjacent"}

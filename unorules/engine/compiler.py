@@ -149,6 +149,7 @@ class Compiler:
             declarations=[(d["name"], d["at"], self.actions(d["actions"])) for d in ir.get("declarations", [])],
             jump_in=None if jump is None else (self.expr(jump["when"]) if "when" in jump else _identical_to_top),
             jump_in_of_faces=jump is not None and ("when" not in jump or self.of_faces(jump["when"], ("card", "top"))),
+            jump_in_by_anyone=jump is not None and jump.get("by") == "anyone",
             options=dict(self.option_values), ir=ir,
             deck_where=self.where(ir["deck"][0]) if ir.get("deck") else self.rb.name,
             fused_color=[_starts_with_own_color_choice(c) for c in ir.get("cards", [])],

@@ -155,6 +155,8 @@ def after_play(s: State, p, card, env):
 
 def jump_window(s: State, p, card, env, i):
     others = out_of_turn_order(s, p)
+    if s.rules.jump_in_by_anyone and not s.out[p]:
+        others += (p,)                       # the card's own player, with its twin, after the others
     cond = s.rules.jump_in
     faces = s.card_faces[s.side]
     by_faces = s.rules.jump_in_of_faces

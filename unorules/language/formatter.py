@@ -381,7 +381,8 @@ class _Format:
                                           d["actions"], ""))
         if "jump_in" in ir:
             when = f" when {expr(ir['jump_in']['when'])}" if "when" in ir["jump_in"] else ""
-            paras.append([Line(f"jump in{when}", self.start(ir, "jump_in"))])
+            by = " by anyone" if ir["jump_in"].get("by") == "anyone" else ""
+            paras.append([Line(f"jump in{by}{when}", self.start(ir, "jump_in"))])
         if "scoring" in ir:
             s = ir["scoring"]
             method = {"winner_scores_others": "winner scores others",

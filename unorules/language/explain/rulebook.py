@@ -236,8 +236,14 @@ def explain(rulebook, card: str | None = None) -> str:
             lines.append(f"- {when}{cond}: {w.actions(t['actions'], 'you')}.")
         if "jump_in" in ir:
             cond = w.expr(ir["jump_in"]["when"]) if "when" in ir["jump_in"] else "the card is identical to the top card"
-            lines.append(f"- Jumping in: right after any card is played, another player may play a card out of turn when "
-                         f"{cond}. Play then continues from them, and the jumped-on card's effect is replaced by theirs.")
+            if ir["jump_in"].get("by") == "anyone":
+                lines.append(f"- Jumping in: right after any card is played, any player, its own player too (asked last), "
+                             f"may play a card out of turn when {cond}. Play then continues from them, and the jumped-on "
+                             f"card's effect is replaced by theirs.")
+            else:
+                lines.append(f"- Jumping in: right after any card is played, another player may play a card out of turn "
+                             f"when {cond}. Play then continues from them, and the jumped-on card's effect is replaced "
+                             f"by theirs.")
         lines.append("")
     sc = ir.get("scoring", {})
     lines += ["## Winning and scoring", ""]

@@ -473,7 +473,10 @@ class ToIR(ActionIR, ExprIR):
         return self._item("declarations", self.node(meta, name=name, at=at, actions=actions), meta)
 
     def jump_in(self, meta, c):
+        by, when = c
         d = self.node(meta)
-        if c[0] is not None:
-            d["when"] = c[0]
+        if by is not None:
+            d["by"] = "anyone"
+        if when is not None:
+            d["when"] = when
         return self._item("jump_in", d, meta)
