@@ -2,6 +2,8 @@
 rulebook house_rules "House rules"
 
 extends classic
+# a bounded loop: the launcher is pressed until cards fire, five presses at most
+flag fired
 
 # a card category as a condition: the skip hits harder while you still hold another action card
 card skip {
@@ -18,6 +20,24 @@ card reverse {
   points 20
   playable when top is number or top is wild
   on play: reverse
+}
+
+card launcher {
+  wild
+  points 50
+  on play:
+    choose color
+    repeat until fired at most 5 {
+      chance launch {
+        fire weight 1 { next draw 2; set fired }
+        miss weight 2 {}
+      }
+    }
+    clear fired
+}
+
+deck {
+  2 × launcher
 }
 
 # jumping in by anyone: the card's own player may jump in on it with its twin, after the others

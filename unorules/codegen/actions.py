@@ -15,7 +15,7 @@ COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color",
                    "take_back", "do", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
                    "pass_hands", "cycle_color", "draw_until_color", "perform", "chance", "choose_option",
                    "swap_seats", "score", "reveal", "discard_all", "choose_number", "choose_kind",
-                   "give_hand", "give", "take", "exchange"}
+                   "give_hand", "give", "take", "exchange", "repeat"}
 MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands", "swap_seats", "discard_all", "give_hand",
                "give", "take", "exchange"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
@@ -78,14 +78,14 @@ class RuleActions:
                 inner[RELATIVE_TO] = q          # `next` and `previous` are the loop's player's own
                 if subj.get("as"):
                     inner[subj["as"]] = q
-                if subj.get("as") or k in ("if", "group", "do", "perform", "chance"):
+                if subj.get("as") or k in ("if", "group", "do", "perform", "chance", "repeat"):
                     inner["@who"] = q
                     inner["@given"] = None
                 self.act(a, inner, q)
             return
         p = self.x.name_var("p")
         self.src(f"{p} = {self.x.expr(subj, scope)}")
-        if k in ("if", "group", "do", "perform", "chance"):       # compiler.BLOCK_KINDS: the subject performs them
+        if k in ("if", "group", "do", "perform", "chance", "repeat"):       # compiler.BLOCK_KINDS: the subject performs them
             scope = {**scope, "@who": p, "@given": None}
         self.act(a, scope, p)
 
@@ -143,6 +143,12 @@ class RuleActions:
                     self.actions(a["otherwise"], scope)
         elif k == "group":
             self.actions(a["actions"], scope)
+        elif k == "repeat":                  # primitives.act_repeat: the body, then `until`, `most` passes at most
+            r = x.name_var("r")
+            with src.block(f"for {r} in range({literal(a['most'])}):"):
+                self.actions(a["actions"], scope)
+                with src.block(f"if {x.truth(a['until'], x.expr(a['until'], scope))}:"):
+                    src("break")
         elif k in ("resolve_attack", "cancel_attack", "add_penalty", "pass_attack", "take_back"):
             self.attack_action(k, a, scope, p)
         elif k == "do":                      # a named rule, inlined (its env is the doer's)

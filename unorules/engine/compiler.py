@@ -323,6 +323,8 @@ class Compiler:
             kw = dict(other=a["other"], name=a.get("as", "chosen"))
         elif k == "group":
             kw = dict(body=self.actions(a["actions"]))
+        elif k == "repeat":
+            kw = dict(until=self.expr(a["until"]), most=a["most"], body=self.actions(a["actions"]))
         elif k in ("set_counter", "add_counter", "clear_counter"):
             c = self.counters[a["counter"]]
             kw = dict(name=c["name"], per_player=c["per"] == "player", flag=c["kind"] == "flag")
@@ -402,7 +404,7 @@ def _players_where(players, name, cond):
     return who
 
 
-BLOCK_KINDS = frozenset({"if", "chance", "perform", "group", "do"})     # actions that hold actions of their own
+BLOCK_KINDS = frozenset({"if", "chance", "perform", "group", "do", "repeat"})     # actions that hold actions of their own
 
 
 def _walk(actions):

@@ -415,6 +415,22 @@ def act_group(s, env, p, ex, kw):
     s.push_actions(kw["body"], dict(env))
 
 
+def act_repeat(s, env, p, ex, kw):
+    """The body, then `until` judged: again while it is false, `most` passes at most. Each pass is
+    a block of its own (a name the body binds is not seen by the next pass or by `until`)."""
+    _repeat_pass(s, env, kw, 1)
+
+
+def _repeat_pass(s, env, kw, done):
+    s.push(_repeat_check, env, kw, done)
+    s.push_actions(kw["body"], dict(env))
+
+
+def _repeat_check(s, env, kw, done):
+    if done < kw["most"] and not kw["until"](s, env):
+        _repeat_pass(s, env, kw, done + 1)
+
+
 def act_if(s, env, p, ex, kw):
     for cond, then in kw["branches"]:
         if cond(s, env):

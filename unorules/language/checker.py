@@ -15,6 +15,7 @@ from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED
 DEFAULT_PLAYERS = (2, 10)
 DEFAULT_HAND = 7
 WHOLE_NUMBERS = {"draw": "count", "give": "count", "take": "count", "attack": "penalty", "add_penalty": "amount"}
+MAX_REPEAT = 100           # passes of one `repeat` at most (docs/language.md, Limits)
 MAX_ERRORS = 300           # a file with more is not checked further (each costs, and nobody reads past them)
 MAX_DECK = 5000           # cards in one box; more is refused (memory and time stay bounded)
 
@@ -492,6 +493,15 @@ class Checker(ExprTypes, NestingChecks):
                         self.error("U0303", f"a weight must not be negative, not {w}", o["weight"], None,
                                    "negative weight", "write 0 for an outcome that never happens")
                 self.actions(o["actions"], scope, context)
+        elif k == "repeat":
+            self.expect(a["until"], "bool", scope)
+            if "most" not in a:
+                self.error("U0701", "a `repeat` needs a bound the checker can see", a, None, "may never end",
+                           f"say how many times at most: `repeat until ... at most 10 {{ ... }}` (up to {MAX_REPEAT})")
+            elif not 1 <= a["most"] <= MAX_REPEAT:
+                self.error("U0303", f"a `repeat` runs from 1 to {MAX_REPEAT} times at most, not {a['most']}", a, "most",
+                           "out of range", f"write a bound from 1 to {MAX_REPEAT}")
+            self.actions(a["actions"], scope, context)
         elif k == "perform":
             if "chance" in a:
                 self.expect(a["chance"], "number", scope)

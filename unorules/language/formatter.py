@@ -236,6 +236,9 @@ class _Format:
                 w = f" weight {expr(o['weight'])}" if "weight" in o else ""
                 lines += self.block(Line(f"{ind}  {o['name']}{w}", self.start(o)), o["actions"], ind + "  ")
             return lines + [Line(f"{ind}}}", self.end(a))]
+        if k == "repeat":
+            most = f" at most {a['most']}" if "most" in a else ""
+            return self.block(Line(f"{ind}{subj}repeat until {expr(a['until'])}{most}", src), a["actions"], ind)
         if k == "perform":
             ch = f" chance {expr(a['chance'])}" if "chance" in a else ""
             lines = self.block(Line(f"{ind}{subj}perform {a['name']}{ch}", src), a["actions"], ind)

@@ -41,11 +41,17 @@ class NestingChecks:
         for actions in lists:
             self._nest(actions, 0, 0, reported, ())
 
-    def _nest(self, actions, loops, blocks, reported, doing):
+    def _nest(self, actions, loops, blocks, reported, doing, repeating=False):
         for a in actions:
+            if a["kind"] == "repeat" and repeating and id(a) not in reported:
+                reported.add(id(a))
+                self.error("U0404", "a `repeat` inside another `repeat` (counting the named rules done inside)", a,
+                           None, "a loop in a loop", "repeat one named rule that does the inner part once")
+                continue
             subj = a.get("subject") or {}
             here_loops = loops + (subj.get("kind") in ("each_other", "each_player")) + _expr_loops(a)
-            here_blocks = blocks + (a["kind"] in ("if", "group", "chance", "perform", "attack", "do"))
+            here_blocks = blocks + (a["kind"] in ("if", "group", "chance", "perform", "attack", "do", "repeat"))
+            here_loops += a["kind"] == "repeat"         # up to MAX_REPEAT passes: as much work as a loop
             if (here_loops > MAX_LOOP_NESTING or here_blocks > MAX_BLOCK_NESTING) and id(a) not in reported:
                 reported.add(id(a))
                 what = (f"loops over players nested more than {MAX_LOOP_NESTING} deep" if here_loops > MAX_LOOP_NESTING
@@ -53,12 +59,14 @@ class NestingChecks:
                 self.error("U0404", f"{what} (counting the named rules done inside)", a, None, "too deep",
                            "loop over fewer players at once, or split the rule into named rules done one after another")
                 continue
+            inner = repeating or a["kind"] == "repeat"
             for key in ("actions", "then", "otherwise"):
                 if isinstance(a.get(key), list):
-                    self._nest(a[key], here_loops, here_blocks, reported, doing)
+                    self._nest(a[key], here_loops, here_blocks, reported, doing, inner)
             for br in a.get("branches", []):
-                self._nest(br["then"], here_loops, here_blocks, reported, doing)
+                self._nest(br["then"], here_loops, here_blocks, reported, doing, inner)
             for o in a.get("outcomes", []):
-                self._nest(o["actions"], here_loops, here_blocks, reported, doing)
+                self._nest(o["actions"], here_loops, here_blocks, reported, doing, inner)
             if a["kind"] == "do" and a["rule"] in self.rules and a["rule"] not in doing:
-                self._nest(self.rules[a["rule"]]["actions"], here_loops, here_blocks, reported, doing + (a["rule"],))
+                self._nest(self.rules[a["rule"]]["actions"], here_loops, here_blocks, reported, doing + (a["rule"],),
+                           inner)

@@ -20,7 +20,7 @@ NEGATED = {"just_drawn": "it was not just drawn", "first_card": "the round's fir
 TABLE_ACTIONS = {"reverse", "set_color", "cycle_color", "pass_hands", "shuffle_hands", "flip", "clear_pile",
                  "set_aside_pile", "reveal", "redraw", "add_penalty", "pass_attack", "cancel_attack", "resolve_attack",
                  "take_back"}
-COMPOUND = {"if", "chance", "perform", "attack", "group"}     # actions that hold blocks of actions
+COMPOUND = {"if", "chance", "perform", "attack", "group", "repeat"}     # actions that hold blocks of actions
 ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
 COMPARE = {"==": "is", "!=": "is other than", "<": "is less than", "<=": "is at most", ">": "is more than",
            ">=": "is at least"}
@@ -426,6 +426,9 @@ class Words:
                 odds = f" ({v}/{total})" if known and total else f" (weight {self.expr(w)})"
                 bits.append(f"on {o['name'].replace('_', ' ')}{odds}, {self.block(o['actions'], S)}")
             return f"by chance ({a['name'].replace('_', ' ')}): " + "; ".join(bits)
+        if k == "repeat":
+            return (f"{self.block(a['actions'], S)}, again and again until {self.expr(a['until'])} "
+                    f"(at most {a['most']} times)")
         if k == "perform":
             name = a["name"].replace("_", " ")
             sim = f" (in simulation they succeed with chance {self.expr(a['chance'])})" if "chance" in a else ""

@@ -177,6 +177,10 @@ class ActionIR(Transformer):
         return self.node(meta, kind="perform", name=name, chance=chance, actions=actions,
                          otherwise=otherwise)
 
+    def repeat(self, meta, c):
+        until, most, actions = c
+        return self.node(meta, kind="repeat", until=until, most=None if most is None else int(most), actions=actions)
+
     def group(self, meta, c):
         return self.node(meta, kind="group", actions=c[0])
 
