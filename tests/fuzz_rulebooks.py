@@ -193,7 +193,7 @@ def _g_actions(rng, depth, most=3, card=False, rule=None, level=0) -> str:
         loop = f"l{level}"
         subject = re.sub(r"\bp\b", loop, rng.choice(G_SUBJECTS))
         named = f" as {loop} " in subject
-        pick = rng.randrange(11) if depth > 0 else rng.choice([5, 6, 7, 8, 9, 10])
+        pick = rng.randrange(12) if depth > 0 else rng.choice([5, 6, 7, 8, 9, 10])
         inner = lambda: _g_actions(rng, depth - 1, 2, card, rule, level + 1)       # noqa: E731
         if pick == 0:
             out.append(f"{subject}if {_g_condition(rng, 1, card)} {{ {inner()} }} else {{ {inner()} }}")
@@ -204,6 +204,9 @@ def _g_actions(rng, depth, most=3, card=False, rule=None, level=0) -> str:
                        "tails {} }")
         elif pick == 3:
             out.append(f"{subject}perform dance chance 0.5 {{ {inner()} }} else {{ draw 1 }}")
+        elif pick == 11:
+            out.append(f"{subject}repeat until {_g_condition(rng, 1, card)} at most {rng.choice(['1', '3'])} "
+                       f"{{ {inner()} }}")
         elif pick == 4 and card:
             out.append(f"attack {rng.choice(['next', 'previous', 'chosen'])} penalty 2 {{ {inner()} }}")
         elif pick in (4, 5):
