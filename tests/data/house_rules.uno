@@ -36,9 +36,30 @@ card launcher {
     clear fired
 }
 
+# a local value, and a score set outright: the thief takes the richest player's score, and that
+# player's score drops to half of it (rounded down)
+card thief {
+  action
+  points 20
+  on play:
+    let richest = most(each other as p: p.score)
+    let loot = richest.score
+    set score of richest to loot / 2
+    score loot - loot / 2
+}
+
 deck {
   2 × launcher
 }
 
+deck {
+  per color: 1 × thief
+}
+
 # jumping in by anyone: the card's own player may jump in on it with its twin, after the others
 jump in by anyone
+
+# the winner scores the average of the others' points, doubled
+scoring {
+  winner scores 2 * sum(each other as p: p.hand.points) / count(each other as p)
+}

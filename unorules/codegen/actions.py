@@ -15,7 +15,7 @@ COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color",
                    "take_back", "do", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
                    "pass_hands", "cycle_color", "draw_until_color", "perform", "chance", "choose_option",
                    "swap_seats", "score", "reveal", "discard_all", "choose_number", "choose_kind",
-                   "give_hand", "give", "take", "exchange", "repeat"}
+                   "give_hand", "give", "take", "exchange", "repeat", "set_score", "let"}
 MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands", "swap_seats", "discard_all", "give_hand",
                "give", "take", "exchange"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
@@ -177,6 +177,17 @@ class RuleActions:
             self.give_hand(x.expr(a["to"], scope), p)
         elif k in ("swap_hands", "swap_seats"):
             self.swap(k, x.expr(a["with"], scope), p)
+        elif k == "set_score":                # primitives.act_set_score
+            q, v = x.name_var("q"), x.name_var("v")
+            src(f"{q} = {x.expr(a['target'], scope)}")
+            with src.block(f"if {q} is not None:"):
+                src(f"{v} = {x.expr(a['value'], scope)}")
+                src(f"if log is not None: EV_SCORE(log, round_no, {q}, {v} - scores[{q}], {v})")
+                src(f"scores[{q}] = {v}")
+        elif k == "let":                      # primitives.act_let: bound for the rest of the block
+            v = x.name_var("let")
+            src(f"{v} = {x.expr(a['value'], scope)}")
+            scope[a["as"]] = v
         elif k == "score":
             g = x.name_var("g")
             src(f"{g} = {x.expr(a['amount'], scope)}")

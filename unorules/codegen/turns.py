@@ -413,6 +413,10 @@ class TurnFlow:
             src("break")
         if sc["method"] == "each_scores_own_hand":
             src(f"gained = [(q, {self.hand_points('q')}) for q in range(N)]")
+        elif sc["method"] == "winner_scores":         # rounds.end_round: the formula, judged for the winner
+            formula = self.rules.ir["scoring"]["method"]["winner_scores"]
+            with src.from_rule(self.where(formula)):
+                src(f"gained = [(winner, {self.x.expr(formula, {'me': 'winner', '@who': 'winner', 'winner': 'winner'})})]")
         elif self.counted:
             src(f"gained = [(winner, sum({self.hand_points('q')} for q in range(N) if q != winner))]")
         else:

@@ -120,6 +120,9 @@ class Compiler:
                    "rounds": None, "to_the_last": False, "single_round": False, "places": None,
                    "rank_rest_by": None, "next_dealer": None, "next_leader": None}
         for key, value in ir.get("scoring", {}).items():
+            if key == "method" and isinstance(value, dict):       # `winner scores EXPR`
+                scoring["method"], scoring["winner_scores"] = "winner_scores", self.expr(value["winner_scores"])
+                continue
             scoring[key] = self.expr(value) if isinstance(value, dict) else value
             if key in ("next_dealer", "next_leader"):
                 scoring[key] = _seat_rule(scoring[key], self.where(value))
@@ -325,6 +328,8 @@ class Compiler:
             kw = dict(body=self.actions(a["actions"]))
         elif k == "repeat":
             kw = dict(until=self.expr(a["until"]), most=a["most"], body=self.actions(a["actions"]))
+        elif k == "let":
+            kw = dict(name=a["as"])
         elif k in ("set_counter", "add_counter", "clear_counter"):
             c = self.counters[a["counter"]]
             kw = dict(name=c["name"], per_player=c["per"] == "player", flag=c["kind"] == "flag")

@@ -288,6 +288,21 @@ def act_score(s, env, p, ex, kw):
     s.emit("score", player=p, points=points, total=s.scores[p])
 
 
+def act_set_score(s, env, p, ex, kw):
+    """The target's score becomes the value; the event logs the change and the total."""
+    q = ex["target"](s, env)
+    if q is None:
+        return
+    value = ex["value"](s, env)
+    points, s.scores[q] = value - s.scores[q], value
+    s.emit("score", player=q, points=points, total=value)
+
+
+def act_let(s, env, p, ex, kw):
+    """NAME is the value, judged now, for the rest of the block (as a choice's `as NAME` is)."""
+    env[kw["name"]] = ex["value"](s, env)
+
+
 def act_eliminate(s, env, p, ex, kw):
     s.eliminated[p] = s.out[p] = True
     s.discard[-1:-1] = s.hands[p]

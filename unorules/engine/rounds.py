@@ -160,6 +160,8 @@ def end_round(s: State, winner, reason="win"):
         for p in range(s.n):
             if not s.eliminated[p]:
                 gained[p] = s.hand_points(p)
+    elif sc["method"] == "winner_scores":     # `winner scores EXPR`, judged with `me` and `winner` the winner
+        gained[winner] = sc["winner_scores"](s, {"me": winner, "@who": winner, "winner": winner})
     else:                                    # the winner scores what the other teams hold
         gained[winner] = sum(s.hand_points(p) for p in range(s.n)
                              if s.team_of[p] != s.team_of[winner] and not s.eliminated[p])

@@ -127,6 +127,8 @@ class Checker(ExprTypes, NestingChecks):
         scoring = ir.get("scoring", {})
         if "rank_rest_by" in scoring:
             self.expect(scoring["rank_rest_by"], "number", self.scope(winner=True))
+        if isinstance(scoring.get("method"), dict):
+            self.expect(scoring["method"]["winner_scores"], "number", self.scope(winner=True))
         for key in ("next_dealer", "next_leader"):
             if key in scoring:
                 self.expect(scoring[key], "player", self.scope(winner=True))
@@ -455,6 +457,15 @@ class Checker(ExprTypes, NestingChecks):
             scope[name] = "player"
         elif k == "reveal":
             scope["revealed"] = "card"
+        elif k == "let":
+            if "subject" in a:
+                self.error("U0403", "`let` names a value for the rest of its block: it takes no subject", a["subject"],
+                           None, "a subject on `let`", "give the value the player instead: `let n = chosen.hand.size`")
+            t = self.type_of(a["value"], scope)
+            self.new_name(a["as"], a, "as", scope, "the value")
+            scope[a["as"]] = t
+        elif k == "set_score":
+            self.expect(a["value"], "number", scope)
         elif k == "attack":
             inner = {**scope, "target": "player", "attacker": "player", "penalty": "number"}
             self.actions(a["actions"], inner, "attack")

@@ -110,7 +110,7 @@ WITH_EXPR = {"draw": ("draw", "count"), "draw_until_color": ("draw until color",
 
 # actions short enough for a block of one or two of them to stand on one line: `{ draw 2; lose turn }`
 FOLDABLE = set(SIMPLE) | set(WITH_EXPR) | {"pass_hands", "set_counter", "add_counter", "clear_counter", "do",
-                                           "may_play"}
+                                           "may_play", "let", "set_score"}
 
 
 class Line(NamedTuple):
@@ -206,6 +206,10 @@ class _Format:
         if k == "choose_kind":
             where = f" where {expr(a['where'])}" if "where" in a else ""
             return [Line(f"{ind}{subj}choose kind{where} as {a['as']}", src)]
+        if k == "let":
+            return [Line(f"{ind}{subj}let {a['as']} = {expr(a['value'])}", src)]
+        if k == "set_score":
+            return [Line(f"{ind}{subj}set score of {expr(a['target'])} to {expr(a['value'])}", src)]
         if k == "set_counter":
             value = f" to {expr(a['value'])}" if "value" in a else ""
             return [Line(f"{ind}{subj}set {a['counter']}{value}", src)]
@@ -388,8 +392,9 @@ class _Format:
             paras.append([Line(f"jump in{by}{when}", self.start(ir, "jump_in"))])
         if "scoring" in ir:
             s = ir["scoring"]
-            method = {"winner_scores_others": "winner scores others",
-                      "each_scores_own_hand": "each scores own hand"}.get(s.get("method"), "")
+            method = (f"winner scores {expr(s['method']['winner_scores'])}" if isinstance(s.get("method"), dict) else
+                      {"winner_scores_others": "winner scores others",
+                       "each_scores_own_hand": "each scores own hand"}.get(s.get("method"), ""))
             rows = [("method", method)]
             rows += [(key, f"{word} {expr(s[key])}" if key in s else "")
                      for key, word in (("target", "target"), ("eliminate_above", "eliminate above"), ("rounds", "rounds"))]

@@ -262,6 +262,9 @@ def explain(rulebook, card: str | None = None) -> str:
                      "of play from the winner).")
     if sc.get("method") == "each_scores_own_hand":
         lines.append("Every player scores the points of the cards left in their own hand; the lowest total wins.")
+    elif isinstance(sc.get("method"), dict):
+        lines.append(f"The winner scores {w.expr(sc['method']['winner_scores'])} (judged as the round ends, \"you\" "
+                     "being the winner).")
     elif teams:
         lines.append("The winner scores the points of all cards left in the other teams' hands; a team's score is its "
                      "members' sum.")

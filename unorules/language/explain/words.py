@@ -386,6 +386,12 @@ class Words:
             return f"{v('discard', 'discards')} all {their} cards of {self.expr(what)}"
         if k == "score":
             return f"{v('score', 'scores')} {self.count(a['amount'], 'point')}"
+        if k == "set_score":
+            who = self.expr(a["target"])
+            whose = "your" if who == "you" else f"{who}'s"
+            return f"{whose} score becomes {self.expr(a['value'])}"
+        if k == "let":
+            return f"`{a['as']}` stands for {self.expr(a['value'])} (as it is now)"
         if k == "eliminate":
             return f"{s} {'are' if s == 'you' else 'is'} out of the game"
         if k == "swap_seats":

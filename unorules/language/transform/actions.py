@@ -177,6 +177,12 @@ class ActionIR(Transformer):
         return self.node(meta, kind="perform", name=name, chance=chance, actions=actions,
                          otherwise=otherwise)
 
+    def let(self, meta, c):
+        return self.node(meta, kind="let", as_=c[0], value=c[1])
+
+    def set_score(self, meta, c):
+        return self.node(meta, kind="set_score", target=c[0], value=c[1])
+
     def repeat(self, meta, c):
         until, most, actions = c
         return self.node(meta, kind="repeat", until=until, most=None if most is None else int(most), actions=actions)

@@ -362,6 +362,9 @@ class ToIR(ActionIR, ExprIR):
     drawn_card_is_kept = _flag("drawn_card", "is_kept")
     multi_play = _flag("multi_play", True)
     winner_scores_others = _flag("method", "winner_scores_others")
+
+    def winner_scores(self, meta, c):
+        return ("method", {"winner_scores": c[0]}, _span_meta(meta))
     each_scores_own_hand = _flag("method", "each_scores_own_hand")
     to_the_last = _flag("to_the_last", True)
     single_round = _flag("single_round", True)
