@@ -7,15 +7,14 @@ cards to deal), named rules that do themselves, conflicting rule modules.
 from __future__ import annotations
 
 from unorules.errors import MAX_VALUE, Diagnostic, did_you_mean
-from .expression_types import ExprTypes, _a
-from .ir import constant, kind_names, literal_value, may_be_fraction, probability_options, sides_of, walk as _walk
+from .expression_types import ExprTypes
+from .ir import kind_names, literal_value, probability_options, sides_of, walk as _walk
+from .action_checks import ActionChecks
 from .nesting import NestingChecks
-from .vocab import ATTACK_ACTIONS, ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
+from .vocab import ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
 
 DEFAULT_PLAYERS = (2, 10)
 DEFAULT_HAND = 7
-WHOLE_NUMBERS = {"draw": "count", "give": "count", "take": "count", "attack": "penalty", "add_penalty": "amount"}
-MAX_REPEAT = 100           # passes of one `repeat` at most (docs/language.md, Limits)
 MAX_ERRORS = 300           # a file with more is not checked further (each costs, and nobody reads past them)
 MAX_DECK = 5000           # cards in one box; more is refused (memory and time stay bounded)
 
@@ -40,7 +39,7 @@ class _TooMany(Exception):
     pass
 
 
-class Checker(ExprTypes, NestingChecks):
+class Checker(ActionChecks, ExprTypes, NestingChecks):
     def __init__(self, rulebook):
         self.rb = rulebook
         self.ir = rulebook.ir
@@ -333,24 +332,6 @@ class Checker(ExprTypes, NestingChecks):
     def counter_type(self, name):
         return "bool" if self.counters[name]["kind"] == "flag" else "number"
 
-    def check_memory_action(self, a, scope):
-        name = a["counter"]
-        c = self.counters.get(name)
-        if c is None:
-            self.error("U0201", f"no counter or flag `{name}`", a, "counter", "not declared",
-                       did_you_mean(name, self.counters) or f"declare it: `counter {name}` or `flag {name}`")
-            return
-        k = a["kind"]
-        if k == "add_counter":
-            if c["kind"] == "flag":
-                self.error("U0301", f"`{name}` is a flag: set or clear it, do not add to it", a, "counter")
-            self.expect(a["amount"], "number", scope)
-        elif k == "set_counter":
-            if "value" in a:
-                self.expect(a["value"], self.counter_type(name), scope)
-            elif c["kind"] == "counter":
-                self.error("U0301", f"`set {name}` needs a value: `set {name} to N`", a, "counter")
-
     def check_conflicts(self):
         """Two reactions to the same attack with the same card: from two files (two modules that
         each answer it their own way) always a conflict; within one file, unless one has an `if`."""
@@ -370,204 +351,6 @@ class Checker(ExprTypes, NestingChecks):
                             self.error("U0702", f"two reactions answer `{a}` with `{w}`", r, None,
                                        "second reaction", "keep one, or give one an `if` condition")
                     seen.setdefault((a, w), r)
-
-    # -----------------------------------------------------------------------------------------
-    def actions(self, actions, scope, context):
-        scope = dict(scope)
-        for a in actions:
-            self.action(a, scope, context)
-
-    def action(self, a, scope, context):
-        k = a["kind"]
-        if "subject" in a:
-            subj = a["subject"]
-            if subj["kind"] not in ("each_other", "each_player"):
-                self.expect(subj, "player", scope)
-            elif "as" in subj:
-                # the loop's name holds inside this action only (its blocks included)
-                self.new_name(subj["as"], subj, "as", scope, "the loop's player")
-                scope = {**scope, subj["as"]: "player"}
-                if "where" in subj:
-                    self.expect(subj["where"], "bool", scope)
-            if k == "attack":
-                self.error("U0403", "an attack is made by the card's player: it takes no subject", subj, None,
-                           "a subject on `attack`", "name the attacked player after `attack`: `attack next ...`")
-        if k in ATTACK_ACTIONS and context not in ("reaction", "challenge"):
-            self.error("U0403", f"`{k.replace('_', ' ')}` only means something in a reaction or a challenge",
-                       a, None, "no attack is pending here", "use it inside `react to ...` or `challenge:`")
-        if k == "attack" and context in ("trigger", "declaration", "cut"):
-            self.error("U0403", f"an attack needs a card to attack with: it belongs in a card's rules or a `play` trigger, "
-                       f"not in a {context}",
-                       a, None, "no card here", "give a card the attack, or make the rule act directly: `next draw 2`")
-        if k == "redraw" and context != "turn_up":
-            self.error("U0403", "`redraw` only means something in `on turn_up`", a)
-        for key, typ in (("count", "number"), ("amount", "number"), ("penalty", "number"),
-                         ("color", "color"), ("with", "player"), ("to", "player"), ("target", "player")):
-            if key in a and isinstance(a[key], dict):
-                self.expect(a[key], typ, scope)
-        if k in ("draw", "give", "take") and isinstance(a.get("count"), dict):
-            self.count_value(a["count"], k)
-        key = WHOLE_NUMBERS.get(k)
-        if key and isinstance(a.get(key), dict):
-            self.whole_number(a[key], "a count" if key == "count" else "a penalty")
-        if k in ("give", "take"):
-            if "where" in a:
-                self.expect(a["where"], "bool", {**scope, "card": "card"})
-            if k == "take":
-                self.expect(a["from"], "player", scope)
-        elif k == "discard_all":
-            t = "kind" if self.kind_literal(a["what"]) else self.type_of(a["what"], scope)
-            if t == "kind":
-                self.kind_actions.add(id(a))
-            elif t not in (None, "color"):
-                self.error("U0301", f"`discard all` takes a color or a card kind, not {_a(t)}", a["what"], None)
-        elif k == "look_at":
-            if a["hand"].get("kind") != "attr" or a["hand"].get("name") != "hand":
-                self.error("U0301", "`look at` takes a player's hand: `look at chosen.hand`", a["hand"], None)
-            else:
-                self.expect(a["hand"], "hand", scope)
-        elif k in ("set_counter", "add_counter", "clear_counter"):
-            self.check_memory_action(a, scope)
-        elif k in ("choose_option", "choose_number", "choose_kind"):
-            if k == "choose_option":
-                if len(set(a["options"])) != len(a["options"]):
-                    self.error("U0202", "an option is given twice", a, "options")
-                kind = "text"
-            elif k == "choose_number":
-                kind = "number" if "low" in a else "kind"
-                for key in ("low", "high"):
-                    if key in a:
-                        self.expect(a[key], "number", scope)
-                if "low" not in a and not any(n.isdigit() for n in self.cards):
-                    self.error("U0403", "there are no number cards to name", a)
-            else:
-                kind = "kind"
-                if "where" in a:
-                    self.expect(a["where"], "bool", {**scope, "candidate": "kind"})
-            self.new_name(a["as"], a, "as", scope, "the choice")
-            scope[a["as"]] = kind
-            if k == "choose_option":
-                self.text_values[a["as"]] = list(a["options"])
-        if k == "choose_player":
-            if "where" in a:
-                self.expect(a["where"], "bool", {**scope, "candidate": "player"})
-            name = a.get("as", "chosen")
-            if name != "chosen":
-                self.new_name(name, a, "as", scope, "the chosen player")
-            scope[name] = "player"
-        elif k == "reveal":
-            scope["revealed"] = "card"
-        elif k == "let":
-            if "subject" in a:
-                self.error("U0403", "`let` names a value for the rest of its block: it takes no subject", a["subject"],
-                           None, "a subject on `let`", "give the value the player instead: `let n = chosen.hand.size`")
-            t = self.type_of(a["value"], scope)
-            self.new_name(a["as"], a, "as", scope, "the value")
-            scope[a["as"]] = t
-        elif k == "set_score":
-            self.expect(a["value"], "number", scope)
-        elif k == "attack":
-            inner = {**scope, "target": "player", "attacker": "player", "penalty": "number"}
-            self.actions(a["actions"], inner, "attack")
-        elif k == "group":
-            self.actions(a["actions"], scope, context)
-        elif k == "do":
-            if a["rule"] not in self.rules:
-                self.error("U0201", f"no rule named `{a['rule']}`", a, "rule", "not a rule",
-                           did_you_mean(a["rule"], self.rules) or f"declare it: `rule {a['rule']}: ...`")
-        elif k == "may_play":
-            if "where" in a:
-                self.expect(a["where"], "bool", {**scope, "card": "card"})
-        elif k == "flip" and "pile" in a:
-            self.flip_mode(a)
-        if k in ("choose_color", "set_color", "cycle_color", "draw_until_color") and not self.colors:
-            self.error("U0403", f"`{k.replace('_', ' ')}` needs colors, and this rulebook has none", a)
-        elif k == "if":
-            for br in a["branches"]:
-                self.expect(br["when"], "bool", scope)
-                self.actions(br["then"], scope, context)
-            if a.get("otherwise"):
-                self.actions(a["otherwise"], scope, context)
-        elif k == "chance":
-            names = set()
-            for o in a["outcomes"]:
-                if o["name"] in names:
-                    self.error("U0202", f"outcome `{o['name']}` is given twice", o, "name")
-                names.add(o["name"])
-                if "weight" in o:
-                    self.expect(o["weight"], "number", scope)
-                    try:
-                        w = constant(o["weight"], self.option_values)
-                    except ZeroDivisionError:
-                        w = None
-                    if w is not None and w < 0:
-                        self.error("U0303", f"a weight must not be negative, not {w}", o["weight"], None,
-                                   "negative weight", "write 0 for an outcome that never happens")
-                self.actions(o["actions"], scope, context)
-        elif k == "repeat":
-            self.expect(a["until"], "bool", scope)
-            if "most" not in a:
-                self.error("U0701", "a `repeat` needs a bound the checker can see", a, None, "may never end",
-                           f"say how many times at most: `repeat until ... at most 10 {{ ... }}` (up to {MAX_REPEAT})")
-            elif not 1 <= a["most"] <= MAX_REPEAT:
-                self.error("U0303", f"a `repeat` runs from 1 to {MAX_REPEAT} times at most, not {a['most']}", a, "most",
-                           "out of range", f"write a bound from 1 to {MAX_REPEAT}")
-            self.actions(a["actions"], scope, context)
-        elif k == "perform":
-            if "chance" in a:
-                self.expect(a["chance"], "number", scope)
-                self.chance_value(a["chance"])
-            self.actions(a["actions"], scope, context)
-            if a.get("otherwise"):
-                self.actions(a["otherwise"], scope, context)
-
-    def flip_mode(self, a):
-        """`flip pile whole|top`, or the name of a text option whose value is one of them."""
-        mode = a["pile"]
-        if mode in ("whole", "top"):
-            return
-        if mode in self.options:
-            if self.options[mode] != "text" or self.option_values[mode] not in ("whole", "top"):
-                self.error("U0303", f"option `{mode}` must be \"whole\" or \"top\" to say how the pile turns, "
-                           f"not {self.option_values[mode]!r}", a, "pile", "not a way to turn the pile",
-                           f'declare it `option {mode} = "whole"`')
-            return
-        self.error("U0201", f"`flip pile {mode}`: the pile turns `whole` or `top` (or as a text option says)", a, "pile",
-                   "not whole or top", did_you_mean(mode, ["whole", "top", *self.options]))
-
-    def count_value(self, e, verb):
-        try:
-            n = constant(e, self.option_values)
-        except ZeroDivisionError:
-            return                         # the division itself is reported
-        if n is not None and n < 0:
-            self.error("U0303", f"a player cannot {verb} {n} cards", e, None, "a negative count",
-                       "write a count of 0 or more")
-
-    def whole_number(self, e, what):
-        """Cards are drawn, given and taken whole: a count that can be a fraction is refused."""
-        if may_be_fraction(e, self.option_values):
-            self.error("U0303", f"{what} of cards is a whole number, and this can be a fraction", e, None,
-                       "can be a fraction", "write a whole number; a division of whole numbers rounds down "
-                       "(`me.hand.size / 2` is 1 for 3 cards)")
-
-    def chance_value(self, e):
-        if e.get("kind") == "name" and e["name"] in self.options:
-            return                         # an option's value is checked where it is declared
-        try:
-            p = constant(e, self.option_values)
-        except ZeroDivisionError:
-            return
-        if p is not None and not 0 <= p <= 1:
-            self.error("U0303", f"a chance must lie between 0 and 1, not {p}", e, None, "not a chance",
-                       "write a value from 0 to 1 (0.25 is one time in four)")
-
-    def new_name(self, name, node, key, scope, what):
-        """A name the rule gives (`as NAME`) must not hide one that already has a meaning."""
-        if name in GLOBAL_NAMES or name in SCOPED_NAMES or name in self.colors or name in self.cards \
-                or name in self.options or name in self.counters or name in scope:
-            self.error("U0202", f"`{name}` already has a meaning", node, key, "taken",
-                       f"choose another name for {what}")
 
 
 def _reads_points(e) -> bool:
