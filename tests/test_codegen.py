@@ -627,3 +627,15 @@ def test_attacks_answered_back_and_forth_without_end_stall_the_round_in_both(tmp
     same_games(spec, games=6)
     game = make_game(spec, log_events=True)
     assert any(play_one(game, spec, i).outcome == "stalled" for i in range(6))
+
+
+@pytest.mark.parametrize("source, with_, reason", [
+    ("official", ("double_next_draw",), "an `on attacked` rule"),
+    (str(ROOT / "tests" / "data" / "table_rules.uno"), (), "an `on attacked` rule"),
+])
+def test_constructs_the_generator_leaves_to_the_engine_name_their_reason(source, with_, reason):
+    from unorules.codegen.generator import coverage
+    game = make_game(RunSpec(source, with_=with_, players=4))
+    assert coverage(game, ("random",) * 4) == reason
+    base = make_game(RunSpec(source if with_ else "classic", players=4))
+    assert coverage(base, ("random",) * 4) is None          # without the construct, the code is generated

@@ -15,6 +15,7 @@ from unorules.language.explain.rulebook import explain
 from unorules.language.loader import load, parse_text, shipped_names
 from unorules.scenarios.runner import load_scenarios, rulebook_of
 from unorules.language.schema import schema
+from unorules.language.vocab import TRIGGER_EVENTS
 
 
 def _walk(node, out):
@@ -59,8 +60,8 @@ TOP_KEYS = [k for k in schema()["properties"] if k not in ("kind", "name", "titl
 SETTINGS = [f"key:{k}" for block in ("setup", "turn", "scoring")
             for k in schema()["$defs"][block]["properties"]]
 VALUES = ["reset:turn", "reset:round", "reset:next_turn", "per:player", "per:game", "direction:counterclockwise",
-          "op:sum", "op:max", "op:count", "op:fewest", "block:scoring", "event:round_start", "event:round_end",
-          "event:turn_start", "event:play", "event:draw", "key:at_once", "key:hidden", "key:where", "key:as"]
+          "op:sum", "op:max", "op:count", "op:fewest", "block:scoring", "key:at_once", "key:hidden", "key:where",
+          "key:as"] + [f"event:{e}" for e in sorted(TRIGGER_EVENTS)]
 REFUSED: set[str] = set()            # settings the checker refuses (none now), so no scenario can use them
 
 

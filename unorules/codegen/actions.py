@@ -11,7 +11,7 @@ from .expressions import NotCovered, literal
 # the event-log writers the generated code calls (generated.py makes them): their argument codes
 WHY_DRAW, WHY_UNTIL_PLAYABLE, WHY_UNTIL_COLOR = 0, 1, 2
 COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color", "set_color", "redraw", "attack",
-                   "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack", "add_penalty", "pass_attack",
+                   "if", "group", "shuffle_hands", "resolve_attack", "cancel_attack", "add_penalty", "double_penalty", "pass_attack",
                    "take_back", "do", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
                    "pass_hands", "cycle_color", "draw_until_color", "perform", "chance", "choose_option",
                    "swap_seats", "score", "reveal", "discard_all", "choose_number", "choose_kind",
@@ -149,7 +149,7 @@ class RuleActions:
                 self.actions(a["actions"], scope)
                 with src.block(f"if {x.truth(a['until'], x.expr(a['until'], scope))}:"):
                     src("break")
-        elif k in ("resolve_attack", "cancel_attack", "add_penalty", "pass_attack", "take_back"):
+        elif k in ("resolve_attack", "cancel_attack", "add_penalty", "double_penalty", "pass_attack", "take_back"):
             self.attack_action(k, a, scope, p)
         elif k == "do":                      # a named rule, inlined (its env is the doer's)
             name = a["rule"]

@@ -229,6 +229,8 @@ class AttackWindows:
             src(f"{atk['st']} = {literal(CANCELLED)}")
         elif k == "add_penalty":
             src(f"{atk['pen']} += {x.expr(a['amount'], scope)}")
+        elif k == "double_penalty":
+            src(f"{atk['pen']} *= 2")
         elif k == "pass_attack":
             to = x.name_var("to")
             src(f"{to} = {x.expr(a['to'], scope)}")

@@ -117,6 +117,7 @@ def check_covered(game):
                           ("teams", r.teams),
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
                           ("a cut at the deal", r.cut is not None),
+                          ("an `on attacked` rule", "attacked" in r.triggers),
                           ("several cards at once", r.turn["multi_play"]),
                           ("`draw up to N cards`", r.turn.get("draw_up_to")),
                           ("points that depend on the game", not all(k.points_of_card for k in r.kinds))):

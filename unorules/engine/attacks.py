@@ -2,8 +2,9 @@
 redirects it), then a challenge where the attacking card has one, then resolves."""
 from __future__ import annotations
 
+from unorules.errors import RuleRuntimeError
 from .state import State
-from .types import Action, Attack
+from .types import MAX_TRIGGER_DEPTH, Action, Attack
 
 
 def attack_window(s: State, atk: Attack):
@@ -14,6 +15,9 @@ def attack_window(s: State, atk: Attack):
         resolve(s, atk)
         return
     t = atk.target
+    if atk.hooked != t and "attacked" in s.rules.triggers:
+        hooks_asked(s, atk)
+        return
     opts = []
     faces = s.card_faces[s.side]
     seen = set()
@@ -35,6 +39,19 @@ def attack_window(s: State, atk: Attack):
         s.ask("respond", t, opts, _respond_answer, atk)
         return
     challenge_offer(s, atk)
+
+
+def hooks_asked(s: State, atk: Attack):
+    """The `on attacked` hooks of a new target run before it may answer: each may cancel the
+    attack, change its penalty or pass it on (to a target whose hooks then run in turn)."""
+    t = atk.target
+    atk.hooked = t
+    atk.hooks += 1
+    if atk.hooks > MAX_TRIGGER_DEPTH:
+        raise RuleRuntimeError(f"an attack was passed on by `on attacked` rules more than {MAX_TRIGGER_DEPTH} times",
+                               s.rules.triggers["attacked"][0].where)
+    s.push(attack_window, atk)
+    s.fire("attacked", {"me": t, "@who": t, "target": t, "attacker": atk.attacker, "penalty": atk.penalty})
 
 
 def _respond_answer(s: State, atk: Attack, a: Action):

@@ -364,6 +364,10 @@ def act_add_penalty(s, env, p, ex, kw):
     _pending(s).penalty += ex["amount"](s, env)
 
 
+def act_double_penalty(s, env, p, ex, kw):
+    _pending(s).penalty *= 2
+
+
 def act_pass_attack(s, env, p, ex, kw):
     atk = _pending(s)
     to = ex["to"](s, env)

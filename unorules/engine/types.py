@@ -39,13 +39,16 @@ class Decision:
 
 
 class Attack:
-    __slots__ = ("attacker", "target", "penalty", "body", "kind", "card", "legal", "state", "passed", "env")
+    __slots__ = ("attacker", "target", "penalty", "body", "kind", "card", "legal", "state", "passed", "env",
+                 "hooked", "hooks")
 
     def __init__(self, attacker, target, penalty, body, kind, card, legal, env):
         self.attacker, self.target, self.penalty, self.body = attacker, target, penalty, body
         self.kind, self.card, self.legal, self.env = kind, card, legal, env
         self.state = "pending"      # pending | resolve | cancelled
         self.passed = False
+        self.hooked = None          # the target whose `on attacked` hooks were asked last
+        self.hooks = 0              # how many targets they were asked for (an attack passed round and round ends)
 
 
 class Flow(NamedTuple):

@@ -33,10 +33,11 @@ class ActionChecks:
             if k == "attack":
                 self.error("U0403", "an attack is made by the card's player: it takes no subject", subj, None,
                            "a subject on `attack`", "name the attacked player after `attack`: `attack next ...`")
-        if k in ATTACK_ACTIONS and context not in ("reaction", "challenge"):
-            self.error("U0403", f"`{k.replace('_', ' ')}` only means something in a reaction or a challenge",
-                       a, None, "no attack is pending here", "use it inside `react to ...` or `challenge:`")
-        if k == "attack" and context in ("trigger", "declaration", "cut"):
+        if k in ATTACK_ACTIONS and context not in ("reaction", "challenge", "attack hook"):
+            self.error("U0403", f"`{k.replace('_', ' ')}` only means something while an attack is pending",
+                       a, None, "no attack is pending here",
+                       "use it inside `react to ...`, `challenge:` or `on attacked: ...`")
+        if k == "attack" and context in ("trigger", "declaration", "cut", "attack hook"):
             self.error("U0403", f"an attack needs a card to attack with: it belongs in a card's rules or a `play` trigger, "
                        f"not in a {context}",
                        a, None, "no card here", "give a card the attack, or make the rule act directly: `next draw 2`")

@@ -304,14 +304,15 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
                            did_you_mean(pat["color"], self.colors))
             if not has_card:
                 self.error("U0403", f"`on {ev}` has no card to match with `of`", pat)
-        scope = self.scope(card=has_card)
+        scope = self.scope(card=has_card, target=ev == "attacked", attacker=ev == "attacked",
+                           penalty=ev == "attacked")
         if ev == "round_start":
             del scope["top"]                # the first card is not turned up yet
         if ev == "round_end":
             scope["winner"] = "player"
         if "if" in t:
             self.expect(t["if"], "bool", scope)
-        self.actions(t["actions"], scope, "card trigger" if has_card else "trigger")
+        self.actions(t["actions"], scope, "card trigger" if has_card else "attack hook" if ev == "attacked" else "trigger")
 
     def check_counters(self):
         taken = set(GLOBAL_NAMES) | set(SCOPED_NAMES) | {a for (_, a) in ATTRIBUTES} | self.colors | set(self.cards) \

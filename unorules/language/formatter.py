@@ -97,7 +97,7 @@ def faces(names) -> str:
 SIMPLE = {"draw_until_playable": "draw until playable", "lose_turn": "lose turn", "play_again": "play again",
           "reverse": "reverse", "choose_color": "choose color", "cycle_color": "cycle color",
           "shuffle_hands": "shuffle hands", "flip": "flip",
-          "eliminate": "eliminate", "reveal": "reveal", "redraw": "redraw", "cancel_attack": "cancel attack",
+          "eliminate": "eliminate", "reveal": "reveal", "redraw": "redraw", "cancel_attack": "cancel attack", "double_penalty": "double penalty",
           "resolve_attack": "resolve attack", "take_back": "take back card", "clear_pile": "clear pile", "set_aside_pile": "set aside pile",
           "take_pile": "take pile", "win_round": "win round"}
 WITH_EXPR = {"draw": ("draw", "count"), "draw_until_color": ("draw until color", "color"),

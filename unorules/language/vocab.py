@@ -62,8 +62,8 @@ METHODS = {
 }
 
 CARD_EVENTS = {"play", "turn_up"}
-TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end"}
+TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end", "attacked"}
 EVENTS_WITH_CARD = {"play", "draw", "turn_up"}
 
 # actions that only mean something while an attack is pending (reactions and challenges)
-ATTACK_ACTIONS = {"add_penalty", "pass_attack", "cancel_attack", "resolve_attack", "take_back"}
+ATTACK_ACTIONS = {"add_penalty", "double_penalty", "pass_attack", "cancel_attack", "resolve_attack", "take_back"}

@@ -231,7 +231,10 @@ def explain(rulebook, card: str | None = None) -> str:
                             "and rules that make you draw do not count)",
                     "turn_start": "At the start of your turn (every player's)",
                     "round_start": "At the start of every round (you are the dealer)",
-                    "round_end": "At the end of every round (you are its winner)"}.get(t["event"], f"On {t['event']}")
+                    "round_end": "At the end of every round (you are its winner)",
+                    "attacked": "Whenever a player is attacked, whatever the card and before they may answer "
+                                "(you are the attacked player; the attacker and the penalty so far are known; an "
+                                "attack passed on asks its new target's rules in turn)"}.get(t["event"], f"On {t['event']}")
             cond = f", if {w.expr(t['if'])}" if "if" in t else ""
             lines.append(f"- {when}{cond}: {w.actions(t['actions'], 'you')}.")
         if "jump_in" in ir:

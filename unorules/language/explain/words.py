@@ -18,7 +18,7 @@ NEGATED = {"just_drawn": "it was not just drawn", "first_card": "the round's fir
            "clockwise": "play goes counterclockwise"}
 # actions on the table whose words name no player: a subject says how many times they happen
 TABLE_ACTIONS = {"reverse", "set_color", "cycle_color", "pass_hands", "shuffle_hands", "flip", "clear_pile",
-                 "set_aside_pile", "reveal", "redraw", "add_penalty", "pass_attack", "cancel_attack", "resolve_attack",
+                 "set_aside_pile", "reveal", "redraw", "add_penalty", "double_penalty", "pass_attack", "cancel_attack", "resolve_attack",
                  "take_back"}
 COMPOUND = {"if", "chance", "perform", "attack", "group", "repeat"}     # actions that hold blocks of actions
 ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
@@ -410,6 +410,8 @@ class Words:
             return f"the attack passes to {self.expr(a['to'])}"
         if k == "cancel_attack":
             return "the attack is called off"
+        if k == "double_penalty":
+            return "the penalty doubles"
         if k == "resolve_attack":
             return "the attack takes effect"
         if k == "take_back":

@@ -151,6 +151,7 @@ class ActionIR(Transformer):
     add_penalty = _act("add_penalty", "amount")
     pass_attack = _act("pass_attack", "to")
     cancel_attack = _act("cancel_attack")
+    double_penalty = _act("double_penalty")
     resolve_attack = _act("resolve_attack")
     take_back = _act("take_back")
 
