@@ -3,7 +3,6 @@
 module double_next_draw "Wild Customizable: name a color; the next draw attack's penalty is doubled"
 
 for official
-
 flag next_draw_doubled
 
 card wild_customizable {

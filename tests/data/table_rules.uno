@@ -9,3 +9,12 @@ extends classic
 on attacked if target.hand.size == 1 and penalty > 0:
   add 1
   pass attack to target.next
+
+# the place in front of each player: a wild played while holding three cards or more stays in front
+# of its player and comes back to their hand at their next turn; their front's points count at the
+# round's end as a debt
+on play of wild if me.hand.size > 2: put card in front of me
+
+on turn_start if me.front.size > 0: move wild from me.front to hand
+
+on round_end: each player as p where p.front.size > 0 score 0 - p.front.points

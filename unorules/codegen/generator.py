@@ -118,6 +118,7 @@ def check_covered(game):
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
                           ("a cut at the deal", r.cut is not None),
                           ("an `on attacked` rule", "attacked" in r.triggers),
+                          ("the place in front of players", r.uses_front),
                           ("several cards at once", r.turn["multi_play"]),
                           ("`draw up to N cards`", r.turn.get("draw_up_to")),
                           ("points that depend on the game", not all(k.points_of_card for k in r.kinds))):

@@ -78,5 +78,6 @@ class Compiled:
     plain_match: list[bool] = field(default_factory=list)   # kind -> playable by matching alone (no rule)
     wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
     counters: list[dict] = field(default_factory=list)      # counter and flag declarations
+    uses_front: bool = False              # some rule puts cards in front of players or reads `P.front`
     deck_where: str | None = None         # file:line:col of the deck: where a round that runs out of cards points
     compiler: object = field(default=None, repr=False, compare=False)   # the Compiler that made these (codegen)

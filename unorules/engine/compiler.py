@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from unorules.errors import RuleRuntimeError
 from unorules.language.checker import DEFAULT_HAND, DEFAULT_PLAYERS, option_problem
-from unorules.language.ir import kind_names, probability_options, sides_of
-from unorules.language.vocab import SCOPED_NAMES
+from unorules.language.ir import kind_names, mentions, probability_options, sides_of
+from unorules.language.vocab import FRONT_ACTIONS, SCOPED_NAMES
 from .compiled import Compiled, Kind, Reaction, Trigger
 from .expressions import (_CONST_RIGHT, _NOT_CONSTANT, ATTRIBUTE_IMPL, BINARY_IMPL, GLOBAL_NAME_IMPL, METHOD_IMPL,
                           _constant, _fast_attr)
@@ -158,6 +158,7 @@ class Compiler:
             fused_color=[_starts_with_own_color_choice(c) for c in ir.get("cards", [])],
             plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
             wild_kind=[k.wild for k in kinds], counters=list(ir.get("counters", [])),
+            uses_front=mentions(ir, FRONT_ACTIONS, {"front"}),
             teams=ir.get("teams"), piles=list(ir.get("piles", ["discard"])), out_of_turn=ir.get("out_of_turn", "nearest"),
             rules={name: body[0] for name, body in self.rule_bodies.items()},
             match_kind=[self.kind_id.get(c.get("matches_as"), i) for i, c in enumerate(ir.get("cards", []))])
@@ -342,6 +343,11 @@ class Compiler:
         elif k == "look_at":
             ex["owner"] = self.expr(a["hand"]["of"])
         elif k == "discard_all":
+            kw = dict(by_kind=id(a) in self.rb.kind_actions)
+        elif k == "put_in_front":
+            ex["card"] = self.expr(a["card"])
+        elif k in ("discard_from_front", "move_to_hand"):
+            ex["owner"] = self.expr(a["from"]["of"])
             kw = dict(by_kind=id(a) in self.rb.kind_actions)
         elif k == "do":
             kw = dict(rule=a["rule"], body=self.rule_bodies[a["rule"]])

@@ -38,7 +38,8 @@ ATTRIBUTE_IMPL = {
     "score": _attr(lambda s, p: s.scores[p]),
     "seat": _attr(lambda s, p: p),
     "next": _attr(lambda s, p: s.next_of(p)),
-    "points": _attr(lambda s, h: s.hand_points(next(q for q in range(s.n) if s.hands[q] is h))),
+    "front": _attr(lambda s, p: s.fronts[p]),
+    "points": _attr(lambda s, h: sum(s.points(_holder(s, h), c) for c in h)),
     "previous": _attr(lambda s, p: s.previous_of(p)),
     "team": _attr(lambda s, p: s.team_of[p]),
     "partner": _attr(lambda s, p: s.partner_of(p)),
@@ -49,6 +50,11 @@ ATTRIBUTE_IMPL = {
     "rank": _attr(lambda s, c: s.game.rules.kinds[s.kind_of(c)].rank),
     "wild": _attr(lambda s, c: s.game.rules.kinds[s.kind_of(c)].wild),
 }
+
+
+def _holder(s, cards):
+    """The seat whose hand or front `cards` is (a card's points may depend on its holder)."""
+    return next(q for q in range(s.n) if s.hands[q] is cards or s.fronts[q] is cards)
 
 
 def _count(of, arg):

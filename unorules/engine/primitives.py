@@ -316,7 +316,7 @@ def act_swap_seats(s, env, p, ex, kw):
     q = ex["with"](s, env)
     if q is None or q == p:
         return
-    for arr in (s.hands, s.scores, s.seats):
+    for arr in (s.hands, s.fronts, s.scores, s.seats):
         arr[p], arr[q] = arr[q], arr[p]
     _track_exposure(s, p, q)
     s.emit("swap_seats", player=p, other=q)
@@ -498,3 +498,4 @@ def _perform_answer(s, ctx, a):
 # the actions that move cards between hands and piles (re-exported: the compiler finds every act_ here)
 from .hands import (  # noqa: E402,F401
     act_clear_pile, act_set_aside_pile, act_discard_all, act_exchange, act_take_pile, act_give, act_give_hand, act_look_at, act_take, _track_exposure, commit_batch)
+from .fronts import act_discard_from_front, act_move_to_hand, act_put_in_front  # noqa: E402,F401

@@ -15,8 +15,9 @@ def begin_round(s: State, shuffle: bool = True):
     s.turns = 0
     s.turn_first_decision = s.counts["decisions"]
     if shuffle:
-        cards = s.draw_pile + [c for pile in s.piles for c in pile] + s.aside
+        cards = s.draw_pile + [c for pile in s.piles for c in pile] + s.aside + [c for f in s.fronts for c in f]
         s.aside = []
+        s.fronts = [[] for _ in range(s.n)]
         for h in s.hands:
             cards += h
             h.clear()

@@ -24,7 +24,7 @@ from .views import StateViews
 _FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "out", "places", "round_winners",
                "pending_winners", "skips", "exposed", "turns_per_round", "drawn_per_round", "last_turn",
                "recent_plays", "_history", "_chance_drawn")
-_LISTS_OF_FLAT_LISTS = ("hands", "piles")
+_LISTS_OF_FLAT_LISTS = ("hands", "piles", "fronts")
 
 
 class State(Table, StateViews, StateSpaces):
@@ -36,6 +36,7 @@ class State(Table, StateViews, StateSpaces):
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.draw_pile: list[int] = []
         self.aside: list[int] = []                 # cards set aside: out of play until the round ends
+        self.fronts: list[list[int]] = [[] for _ in range(n)]   # seat -> cards in front of them, face up (fronts.py)
         self.card_faces: list[list[int]] = []      # side -> card -> face
         self.side = 0
         self.ccolor: list[int] = []                # active side: card -> color

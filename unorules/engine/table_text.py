@@ -98,6 +98,12 @@ def narrate(s, ev, you_seat) -> str | None:
         return f"{who().capitalize()} {verb('player', 'give', 'gives')} their hand to {seat_name(s, ev['to'], you_seat)}"
     if t == "reveal":
         return f"Revealed: {ev['card']}"
+    if t == "front":
+        return f"{ev['card']} is put in front of {seat_name(s, ev['player'], you_seat)}"
+    if t == "discard_front":
+        return f"{ev['card']} in front of {seat_name(s, ev['player'], you_seat)} goes to the discard pile"
+    if t == "front_to_hand":
+        return f"{ev['card']} in front of {seat_name(s, ev['player'], you_seat)} goes back to their hand"
     if t == "chance":
         return f"Chance ({ev['name'].replace('_', ' ')}): {ev['outcome'].replace('_', ' ')}" if ev.get("name") \
             else f"Chance: {ev['outcome']}"
@@ -177,6 +183,9 @@ def table(s, you_seat) -> str:
         shown = " · ".join(f"{seat_name(s, q, you_seat)} {_value(x)}" for q, x in enumerate(v) if x is not None) \
             if isinstance(v, list) else _value(v)
         lines.append(f"{name.replace('_', ' ').capitalize()}: {shown}")
+    for q, cards in enumerate(obs.fronts):
+        if cards:
+            lines.append(f"In front of {seat_name(s, q, you_seat)}: {', '.join(c.name for c in cards)}")
     for q, cards in obs.shown.items():
         lines.append(f"You saw {seat_name(s, q, you_seat)}'s hand: {', '.join(c.name for c in cards) or '(empty)'}")
     return "\n".join(lines)

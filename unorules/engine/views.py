@@ -39,6 +39,7 @@ class Observation(NamedTuple):
     teams: tuple = ()          # seat -> team, where the rulebook plays in teams (partners share a team)
     tops: tuple = ()           # the top CardView of each discard pile, where the rulebook has several
     places: tuple = ()         # the seats that went out this round, in order
+    fronts: tuple = ()         # seat -> [CardView]: the cards in front of each player (public), where the rules use them
 
 
 _EMPTY = MappingProxyType({})      # an observation's counters and shown hands when there are none
@@ -110,7 +111,8 @@ class StateViews:
         """What is wrong with this state, if anything: the engine's invariants, checked by the
         tests after every action and by bench/soak.py over many games."""
         out = []
-        zones = self.draw_pile + [c for pile in self.piles for c in pile] + self.aside + [c for h in self.hands for c in h]
+        zones = self.draw_pile + [c for pile in self.piles for c in pile] + self.aside + [c for h in self.hands for c in h] \
+            + [c for f in self.fronts for c in f]
         if sorted(zones) != list(range(self.ncards)):
             out.append("cards are not conserved: some card is in no zone or in two")
         if self.color != NO_COLOR and self.color not in self.rules.side_colors[self.side]:
@@ -153,7 +155,9 @@ class StateViews:
             if self.shown and p in self.shown else _EMPTY,
             teams=self.game.teams_view,
             tops=self.tops_view() if self.several_piles else (),
-            places=tuple(self.places) if self.places else ())
+            places=tuple(self.places) if self.places else (),
+            fronts=tuple([views[c] or self.card_view(q, c) for c in f] for q, f in enumerate(self.fronts))
+            if self.rules.uses_front else ())
 
     def tops_view(self) -> tuple:
         kinds = self.rules.kinds

@@ -63,6 +63,21 @@ class ActionChecks:
                 self.kind_actions.add(id(a))
             elif t not in (None, "color"):
                 self.error("U0301", f"`discard all` takes a color or a card kind, not {_a(t)}", a["what"], None)
+        elif k == "put_in_front":
+            self.expect(a["card"], "card", scope)
+        elif k in ("discard_from_front", "move_to_hand"):
+            fr = a["from"]
+            verb = "discard" if k == "discard_from_front" else "move"
+            if fr.get("kind") != "attr" or fr.get("name") != "front":
+                self.error("U0301", f"`{verb} ... from` takes the cards in front of a player: `{verb} shield from me.front`",
+                           fr, None, "not a player's front")
+            else:
+                self.expect(fr, "hand", scope)
+            t = "kind" if self.kind_literal(a["what"]) else self.type_of(a["what"], scope)
+            if t == "kind":
+                self.kind_actions.add(id(a))
+            elif t not in (None, "card"):
+                self.error("U0301", f"`{verb}` takes a card or a card kind, not {_a(t)}", a["what"], None)
         elif k == "look_at":
             if a["hand"].get("kind") != "attr" or a["hand"].get("name") != "hand":
                 self.error("U0301", "`look at` takes a player's hand: `look at chosen.hand`", a["hand"], None)

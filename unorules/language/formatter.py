@@ -110,7 +110,8 @@ WITH_EXPR = {"draw": ("draw", "count"), "draw_until_color": ("draw until color",
 
 # actions short enough for a block of one or two of them to stand on one line: `{ draw 2; lose turn }`
 FOLDABLE = set(SIMPLE) | set(WITH_EXPR) | {"pass_hands", "set_counter", "add_counter", "clear_counter", "do",
-                                           "may_play", "let", "set_score"}
+                                           "may_play", "let", "set_score", "put_in_front", "discard_from_front",
+                                           "move_to_hand"}
 
 
 class Line(NamedTuple):
@@ -210,6 +211,12 @@ class _Format:
             return [Line(f"{ind}{subj}let {a['as']} = {expr(a['value'])}", src)]
         if k == "set_score":
             return [Line(f"{ind}{subj}set score of {expr(a['target'])} to {expr(a['value'])}", src)]
+        if k == "put_in_front":
+            return [Line(f"{ind}{subj}put {expr(a['card'])} in front of {expr(a['to'])}", src)]
+        if k == "discard_from_front":
+            return [Line(f"{ind}{subj}discard {expr(a['what'])} from {expr(a['from'])}", src)]
+        if k == "move_to_hand":
+            return [Line(f"{ind}{subj}move {expr(a['what'])} from {expr(a['from'])} to hand", src)]
         if k == "set_counter":
             value = f" to {expr(a['value'])}" if "value" in a else ""
             return [Line(f"{ind}{subj}set {a['counter']}{value}", src)]

@@ -149,3 +149,19 @@ def walk(actions):
             yield from walk(br["then"])
         for o in a.get("outcomes", []):
             yield from walk(o["actions"])
+
+
+def mentions(node, kinds=frozenset(), attrs=frozenset()) -> bool:
+    """Does any node under `node` (an IR, a rule, an expression) have one of these kinds, or read
+    one of these attributes (`P.front`)?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            k = n.get("kind")
+            if k in kinds or (k == "attr" and n.get("name") in attrs):
+                return True
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+    return False

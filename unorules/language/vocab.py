@@ -39,6 +39,7 @@ SCOPED_NAMES = {
 
 ATTRIBUTES = {
     ("player", "hand"): "hand",
+    ("player", "front"): "hand",       # the cards in front of the player, face up (`put card in front of me`)
     ("player", "score"): "number",
     ("player", "seat"): "number",
     ("player", "next"): "player",      # the player after them in the direction of play (players who are out skipped)
@@ -64,6 +65,9 @@ METHODS = {
 CARD_EVENTS = {"play", "turn_up"}
 TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end", "attacked"}
 EVENTS_WITH_CARD = {"play", "draw", "turn_up"}
+
+# actions that put cards in front of a player or move them from there (engine/fronts.py)
+FRONT_ACTIONS = {"put_in_front", "discard_from_front", "move_to_hand"}
 
 # actions that only mean something while an attack is pending (reactions and challenges)
 ATTACK_ACTIONS = {"add_penalty", "double_penalty", "pass_attack", "cancel_attack", "resolve_attack", "take_back"}

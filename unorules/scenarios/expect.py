@@ -33,6 +33,20 @@ def compare(s: State, expect: dict, rejected: str | None) -> list[str]:
                 got = _names(s, s.hands[seat], full)
                 if sorted(cards) != got:
                     diff(f"hands.{seat}", sorted(cards), got)
+        elif key == "front":
+            for seat, cards in want.items():
+                cards = [_norm(c) for c in cards]
+                got = _names(s, s.fronts[seat], any("/" in c for c in cards))
+                if sorted(cards) != got:
+                    diff(f"front.{seat}", sorted(cards), got)
+        elif key == "team_scores":
+            for team, n in want.items():
+                got = sum(s.scores[q] for q in range(s.n) if s.team_of[q] == team)
+                if team not in s.team_of:
+                    out.append(f"expect.team_scores: there is no team {team} (teams: "
+                               f"{', '.join(map(str, sorted(set(s.team_of))))})")
+                elif got != n:
+                    diff(f"team_scores.{team}", n, got)
         elif key == "hand_sizes":
             for seat, n in want.items():
                 if len(s.hands[seat]) != n:

@@ -15,11 +15,11 @@ from unorules.language.yaml_json import parse_yaml
 
 TOP_KEYS = ["name", "rulebook", "include", "with", "options", "players", "seed", "given", "start", "defaults", "script",
             "expect"]
-GIVEN_KEYS = ["dealer", "hands", "discard", "draw_pile", "color", "turn", "direction", "side", "scores", "counters",
-              "piles"]
+GIVEN_KEYS = ["dealer", "hands", "front", "discard", "draw_pile", "color", "turn", "direction", "side", "scores",
+              "counters", "piles"]
 EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side", "draw_pile_size", "discard_size",
                "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error", "counters",
-               "places", "round_winners", "next_dealer", "next_leader", "tops"]
+               "places", "round_winners", "next_dealer", "next_leader", "tops", "front", "team_scores"]
 DECISION_KEYS = ["play", "draw", "keep", "challenge", "respond", "jump_in", "catch", "perform", "choose", "chance", "expect"]
 MODIFIERS = ["color", "target", "uno", "pile"]
 # the values a default can answer with (a decision kind not listed here takes any answer its script entry would)
@@ -43,14 +43,15 @@ EXPECT_SHAPE = {"hands": ("seats", CARDS), "hand_sizes": ("seats", "int"), "top"
                 "draw_pile_top": CARDS, "scores": ("seats", "number"), "round_winner": ("or", "int", "none"),
                 "seats": ("seats", "int"), "eliminated": ("list", "int"), "events": ("list", ("names", "any")),
                 "error": "text", "counters": ("names", COUNTER), "places": ("list", "int"),
-                "round_winners": ("list", "int"), "next_dealer": "int", "next_leader": "int", "tops": ("names", CARD)}
+                "round_winners": ("list", "int"), "next_dealer": "int", "next_leader": "int", "tops": ("names", CARD),
+                "front": ("seats", CARDS), "team_scores": ("seats", "number")}
 ENTRY_SHAPE = {"player": "int", "play": ("or", CARD, CARDS, "bool"), "draw": "bool", "keep": "bool", "challenge": "bool",
                "respond": ("or", CARD, "bool"), "jump_in": ("or", CARD, "bool"), "catch": ("or", "int", "bool"),
                "perform": "bool", "choose": ("or", "scalar", CARDS), "chance": "scalar", "expect": EXPECT_SHAPE,
                "color": "text", "target": "int", "uno": "bool", "pile": "text"}
 SHAPE = {"name": "scalar", "rulebook": "text", "include": ("list", "text"), "with": ("list", "text"),
          "options": ("names", "scalar"), "players": "int", "seed": "int", "start": "text",
-         "given": {"dealer": "int", "hands": ("seats", CARDS), "discard": CARDS, "draw_pile": CARDS, "color": "text",
+         "given": {"dealer": "int", "hands": ("seats", CARDS), "front": ("seats", CARDS), "discard": CARDS, "draw_pile": CARDS, "color": "text",
                    "turn": "int", "direction": "text", "side": "text", "scores": ("seats", "number"),
                    "counters": ("names", COUNTER), "piles": ("names", CARDS)},
          "defaults": ("names", "scalar"), "script": ("list", ENTRY_SHAPE), "expect": EXPECT_SHAPE}

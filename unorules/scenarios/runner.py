@@ -232,6 +232,13 @@ def build(sc: Scenario) -> tuple[State, Game]:
         lst = su.card_list(cards, raw_hands, seat)
         if sq is not None:
             hands[sq] = lst
+    fronts = [[] for _ in range(players)]
+    raw_fronts = given.get("front") or {}
+    for seat, cards in (raw_fronts.items() if isinstance(raw_fronts, dict) else ()):
+        sq = su.seat(seat, raw_fronts, seat)
+        lst = su.card_list(cards, raw_fronts, seat)
+        if sq is not None:
+            fronts[sq] = lst
     discard = su.card_list(given.get("discard"), given, "discard")
     piles = [discard]
     if len(rules.piles) > 1:
@@ -279,6 +286,7 @@ def build(sc: Scenario) -> tuple[State, Game]:
     s.setup_cards(su.cards)
     s.set_side(side)
     s.hands = hands
+    s.fronts = fronts
     s.piles = piles
     s.discard = piles[0]
     s.pile_colors = [s.ccolor[p[-1]] if p else NO_COLOR for p in piles]

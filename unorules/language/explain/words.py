@@ -19,7 +19,7 @@ NEGATED = {"just_drawn": "it was not just drawn", "first_card": "the round's fir
 # actions on the table whose words name no player: a subject says how many times they happen
 TABLE_ACTIONS = {"reverse", "set_color", "cycle_color", "pass_hands", "shuffle_hands", "flip", "clear_pile",
                  "set_aside_pile", "reveal", "redraw", "add_penalty", "double_penalty", "pass_attack", "cancel_attack", "resolve_attack",
-                 "take_back"}
+                 "take_back", "put_in_front", "discard_from_front", "move_to_hand"}
 COMPOUND = {"if", "chance", "perform", "attack", "group", "repeat"}     # actions that hold blocks of actions
 ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
 COMPARE = {"==": "is", "!=": "is other than", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -104,23 +104,15 @@ class Words:
         if k == "call":
             of = self.operand(e["of"], ATOM)
             holder = "you hold" if of == "your hand" else of.replace("'s hand", " holds")
-            arg_e = e.get("arg")
-            if e["name"] == "any" and arg_e and arg_e["kind"] == "binary" and arg_e["op"] == "==" \
-                    and arg_e["left"] == {"kind": "attr", "of": {"kind": "name", "name": "card"}, "name": "color"}:
-                return f"{holder} a card of {self.operand(arg_e['right'], ATOM)}", COMPARE_P
-            if e["name"] in ("any", "count") and arg_e and arg_e["kind"] == "is" \
-                    and arg_e["of"] == {"kind": "name", "name": "card"}:
-                sort = CATEGORY_WORDS[arg_e["category"]]
-                if e["name"] == "any":
-                    return f"{holder} {sort}", COMPARE_P
-                return f"the number of {sort.split(' ', 1)[1]}s in {of}", LOOSE
-            arg = self.expr(arg_e).replace("the card", "it") if arg_e else ""
-            if e["name"] == "any":
-                return f"{holder} a card for which {arg}", LOOSE
-            if e["name"] == "count":
-                return f"the number of cards in {of} for which {arg}", LOOSE
-            if e["name"] == "has":
-                return f"{holder} a {arg}", COMPARE_P
+            fe = e["of"]
+            if fe.get("kind") == "attr" and fe.get("name") == "front":     # `P.front.has(K)`: P has K in front of them
+                owner = self.operand(fe["of"], ATOM)
+                holder = "you have" if owner == "you" else f"{owner} has"
+                text, binding = self.holding(e, holder, f"front of {owner}")
+                if e["name"] == "count":
+                    return text, binding
+                return text + (" in front of you" if owner == "you" else " in front of them"), binding
+            return self.holding(e, holder, of)
         if k == "conditional":
             return (f"{self.operand(e['then'], OR)} if {self.operand(e['if'], OR)}, "
                     f"else {self.operand(e['else'], OR)}"), LOOSE
@@ -158,6 +150,27 @@ class Words:
             return f"{left} {ARITHMETIC[op]} {right}", binding
         return "?", ATOM
 
+    def holding(self, e, holder, of) -> tuple[str, int]:
+        """`H.any(...)`, `H.count(...)`, `H.has(K)` of a hand or a front (`of`), held by `holder`."""
+        arg_e = e.get("arg")
+        if e["name"] == "any" and arg_e and arg_e["kind"] == "binary" and arg_e["op"] == "==" \
+                and arg_e["left"] == {"kind": "attr", "of": {"kind": "name", "name": "card"}, "name": "color"}:
+            return f"{holder} a card of {self.operand(arg_e['right'], ATOM)}", COMPARE_P
+        if e["name"] in ("any", "count") and arg_e and arg_e["kind"] == "is" \
+                and arg_e["of"] == {"kind": "name", "name": "card"}:
+            sort = CATEGORY_WORDS[arg_e["category"]]
+            if e["name"] == "any":
+                return f"{holder} {sort}", COMPARE_P
+            return f"the number of {sort.split(' ', 1)[1]}s in {of}", LOOSE
+        arg = self.expr(arg_e).replace("the card", "it") if arg_e else ""
+        if e["name"] == "any":
+            return f"{holder} a card for which {arg}", LOOSE
+        if e["name"] == "count":
+            return f"the number of cards in {of} for which {arg}", LOOSE
+        if e["name"] == "has":
+            return f"{holder} a {arg}", COMPARE_P
+        return "?", ATOM
+
     def attribute(self, e) -> tuple[str, int]:
         of = self.operand(e["of"], ATOM)
         name = e["name"]
@@ -166,6 +179,12 @@ class Words:
             c = self.counters[name]
             whose = "your" if mine else f"{of}'s"
             return (f"{whose} `{name}` is set", COMPARE_P) if c["kind"] == "flag" else (f"{whose} `{name}`", ATOM)
+        if name == "front":
+            return f"the cards in front of {of}", ATOM
+        if e["of"].get("kind") == "attr" and e["of"].get("name") == "front" and name in ("size", "points"):
+            owner = self.operand(e["of"]["of"], ATOM)
+            return (f"the number of cards in front of {owner}" if name == "size"
+                    else f"the points of the cards in front of {owner}"), ATOM
         if name in ("hand", "score", "team", "partner"):
             return (f"your {name}" if mine else f"{of}'s {name}"), ATOM
         if name == "place":
@@ -195,7 +214,8 @@ class Words:
             for sort in CATEGORY_WORDS.values():          # `any(card is action)`: "hold no action card"
                 if text.endswith(" " + sort):
                     return text.removesuffix(sort) + "no " + sort.split(" ", 1)[1], binding
-            return text.replace(" a card", " no card", 1).replace(" hold a ", " hold no ", 1), binding
+            return text.replace(" a card", " no card", 1).replace(" hold a ", " hold no ", 1) \
+                .replace(" have a ", " have no ", 1).replace(" has a ", " has no ", 1), binding
         if k == "name" and inner["name"] in self.options:
             return f"{inner['name'].replace('_', ' ')} is off", COMPARE_P
         if k == "attr" and inner["name"] == "wild":
@@ -347,6 +367,17 @@ class Words:
             which = f" (one for which {self.expr(a['where'])})".replace("the card", "it") if "where" in a else ""
             return (f"{v('look', 'looks')} at the hand of {self.expr(a['from'])} and {self.verb(s, 'take', 'takes')} "
                     f"{self.count(a['count'])} of {their} choice{which} from it")
+        if k == "put_in_front":
+            return f"{self.expr(a['card'])} is put in front of {self.expr(a['to'])}, face up (out of play until the round ends or a rule moves it)"
+        if k in ("discard_from_front", "move_to_hand"):
+            owner = self.expr(a["from"]["of"])
+            what = a["what"]
+            named = f"a `{what['name']}`" if what.get("kind") == "name" and what["name"] in self.card_names() \
+                else f"a `{what['value']}`" if what.get("kind") == "number" else self.expr(what)
+            there = "in front of you" if owner == "you" else f"in front of {owner}"
+            if k == "discard_from_front":
+                return f"{named} {there} (if there is one) goes onto the discard pile, under its top card"
+            return f"{named} {there} (if there is one) goes back into {'your' if owner == 'you' else 'their'} hand"
         if k == "look_at":
             return f"{v('look', 'looks')} at {self.expr(a['hand'])} (only {'you' if s == 'you' else 'they'} see it)"
         if k == "choose_option":

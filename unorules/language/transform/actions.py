@@ -152,6 +152,9 @@ class ActionIR(Transformer):
     pass_attack = _act("pass_attack", "to")
     cancel_attack = _act("cancel_attack")
     double_penalty = _act("double_penalty")
+    put_in_front = _act("put_in_front", "card", "to")
+    discard_from_front = _act("discard_from_front", "what", "from")
+    move_to_hand = _act("move_to_hand", "what", "from")
     resolve_attack = _act("resolve_attack")
     take_back = _act("take_back")
 
