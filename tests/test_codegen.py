@@ -632,6 +632,7 @@ def test_attacks_answered_back_and_forth_without_end_stall_the_round_in_both(tmp
 @pytest.mark.parametrize("source, with_, reason", [
     ("official", ("double_next_draw",), "an `on attacked` rule"),
     ("official", ("lucky_charm",), "the place in front of players"),
+    ("official", ("last_of_a_color",), "a table-wide play rule (`play only when`, `may play on anything when`)"),
     (str(ROOT / "tests" / "data" / "table_rules.uno"), (), "an `on attacked` rule"),
 ])
 def test_constructs_the_generator_leaves_to_the_engine_name_their_reason(source, with_, reason):

@@ -59,7 +59,7 @@ EXPR_KINDS = [k for k in _enum(schema()["$defs"]["expr"]) if k not in ("each_oth
 TOP_KEYS = [k for k in schema()["properties"] if k not in ("kind", "name", "title", "extends", "for", "include")]
 SETTINGS = [f"key:{k}" for block in ("setup", "turn", "scoring")
             for k in schema()["$defs"][block]["properties"]]
-VALUES = ["reset:turn", "reset:round", "reset:next_turn", "per:player", "per:game", "direction:counterclockwise",
+VALUES = ["reset:turn", "reset:round", "reset:next_turn", "reset:at_next_turn", "per:player", "per:game", "direction:counterclockwise",
           "op:sum", "op:max", "op:count", "op:fewest", "block:scoring", "key:at_once", "key:hidden", "key:where",
           "key:as"] + [f"event:{e}" for e in sorted(TRIGGER_EVENTS)]
 REFUSED: set[str] = set()            # settings the checker refuses (none now), so no scenario can use them

@@ -4,6 +4,10 @@
 rulebook table_rules "Table rules"
 
 extends classic
+# lifetimes: after a wild, only number cards may be played until the wild's player's next turn is
+# over, unless its player drew this turn; a player who drew is marked until their next turn begins
+flag numbers_only reset after next turn
+flag drew per player reset at next turn
 
 # an attack hook: a player on their last card passes any attack on to the player after them
 on attacked if target.hand.size == 1 and penalty > 0:
@@ -18,3 +22,9 @@ on play of wild if me.hand.size > 2: put card in front of me
 on turn_start if me.front.size > 0: move wild from me.front to hand
 
 on round_end: each player as p where p.front.size > 0 score 0 - p.front.points
+
+on play of wild: set numbers_only
+
+on draw: set drew
+
+play only when not numbers_only or card is number or me.drew

@@ -353,6 +353,8 @@ class RuleActions:
         src("tserial += 1")
         self.reset_memory(("turn",))
         for c in self.rules.counters:
+            if c.get("reset") == "at_next_turn":
+                raise NotCovered("a value kept until a player's next turn begins (`reset at next turn`)")
             if c.get("reset") == "next_turn":
                 var = self.x.memory[c["name"]]
                 empty = "False" if c["kind"] == "flag" else "0"

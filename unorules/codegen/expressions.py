@@ -280,6 +280,8 @@ class ExprGen:
 
     def call(self, e, scope: dict) -> str:
         n = e["name"]
+        if "as" in e:
+            raise NotCovered("a method that names its card (`count(c where ...)`)")
         counted = self.counted_hand_call(e, scope)
         if counted is not None:
             return counted

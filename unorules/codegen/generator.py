@@ -119,6 +119,8 @@ def check_covered(game):
                           ("a cut at the deal", r.cut is not None),
                           ("an `on attacked` rule", "attacked" in r.triggers),
                           ("the place in front of players", r.uses_front),
+                          ("a table-wide play rule (`play only when`, `may play on anything when`)",
+                           r.play_only_when is not None or r.play_on_anything_when is not None),
                           ("several cards at once", r.turn["multi_play"]),
                           ("`draw up to N cards`", r.turn.get("draw_up_to")),
                           ("points that depend on the game", not all(k.points_of_card for k in r.kinds))):

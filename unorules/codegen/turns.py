@@ -135,7 +135,7 @@ class TurnFlow:
         src("skips = [0] * N")
         src("streak = 0")
         src("override = -1")
-        self.reset_memory(("round", "turn", "next_turn"))
+        self.reset_memory(("round", "turn", "next_turn", "at_next_turn"))
         if self.rules.scoring["next_leader"] is not None:
             with src.block("if round_no == 1:"):
                 src("leader = None")

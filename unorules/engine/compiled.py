@@ -79,5 +79,7 @@ class Compiled:
     wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
     counters: list[dict] = field(default_factory=list)      # counter and flag declarations
     uses_front: bool = False              # some rule puts cards in front of players or reads `P.front`
+    play_only_when: object = None         # the table's `play only when` rules, all of them (card bound), or None
+    play_on_anything_when: object = None  # `may play on anything when`: any of them widens matching, or None
     deck_where: str | None = None         # file:line:col of the deck: where a round that runs out of cards points
     compiler: object = field(default=None, repr=False, compare=False)   # the Compiler that made these (codegen)

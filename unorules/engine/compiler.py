@@ -159,12 +159,19 @@ class Compiler:
             plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
             wild_kind=[k.wild for k in kinds], counters=list(ir.get("counters", [])),
             uses_front=mentions(ir, FRONT_ACTIONS, {"front"}),
+            play_only_when=self.play_rule(ir, "play_only_when", all),
+            play_on_anything_when=self.play_rule(ir, "play_on_anything_when", any),
             teams=ir.get("teams"), piles=list(ir.get("piles", ["discard"])), out_of_turn=ir.get("out_of_turn", "nearest"),
             rules={name: body[0] for name, body in self.rule_bodies.items()},
             match_kind=[self.kind_id.get(c.get("matches_as"), i) for i, c in enumerate(ir.get("cards", []))])
 
     # -----------------------------------------------------------------------------------------
     # expressions: fn(state, env) -> value. players are seats, colors and kinds ids, cards card ids.
+    def play_rule(self, ir, kind, combine):
+        """The table-wide play rules of one kind as one condition (None without any)."""
+        conds = [self.expr(r["when"]) for r in ir.get("play_rules", []) if r["kind"] == kind]
+        return _all_of(conds, combine) if conds else None
+
     def expr(self, e):
         k = e["kind"]
         if k in ("number", "bool", "string"):
@@ -188,7 +195,7 @@ class Compiler:
         if k == "call":
             of = self.expr(e["of"])
             arg = self.expr(e["arg"])
-            return METHOD_IMPL[e["name"]](of, arg)
+            return METHOD_IMPL[e["name"]](of, arg, e.get("as", "card"))
         if k == "not":
             of = self.expr(e["of"])
             return lambda s, env: not of(s, env)
@@ -360,6 +367,12 @@ class Compiler:
             kw = dict(top_only=mode == "top")
         loop = subj is not None and subj["kind"] in ("each_other", "each_player")
         return E.bind(impl, who, where, ex, per_subject=per_subject, loop_name=loop_name, loop=loop, **kw)
+
+
+def _all_of(conds, combine):
+    if len(conds) == 1:
+        return conds[0]
+    return lambda s, env: combine(c(s, env) for c in conds)
 
 
 def _seat_rule(fn, where):

@@ -57,34 +57,34 @@ def _holder(s, cards):
     return next(q for q in range(s.n) if s.hands[q] is cards or s.fronts[q] is cards)
 
 
-def _count(of, arg):
+def _count(of, arg, name="card"):
     def fn(s, env):
-        saved = env.get("card")
+        saved = env.get(name)
         n = 0
         for c in of(s, env):
-            env["card"] = c
+            env[name] = c
             if arg(s, env):
                 n += 1
-        env["card"] = saved
+        env[name] = saved
         return n
     return fn
 
 
-def _any(of, arg):
+def _any(of, arg, name="card"):
     def fn(s, env):
-        saved = env.get("card")
+        saved = env.get(name)
         found = False
         for c in of(s, env):
-            env["card"] = c
+            env[name] = c
             if arg(s, env):
                 found = True
                 break
-        env["card"] = saved
+        env[name] = saved
         return found
     return fn
 
 
-def _has(of, arg):
+def _has(of, arg, name=None):
     return lambda s, env: any(s.kind_of(c) == arg(s, env) for c in of(s, env))
 
 

@@ -74,9 +74,10 @@ class Game(GameSpaces):
         self.quiet_play = [no_play_hooks and not k.effects.get("play") for k in rules.kinds]   # kind -> nothing runs
         self.turn_start_hooks = "turn_start" in rules.triggers
         self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
-        self.resets = {when: [c for c in rules.counters if c.get("reset") == when] for when in ("turn", "round", "next_turn")}
-        self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"])
-        self.round_resets = self.resets["round"] + self.resets["turn"] + self.resets["next_turn"]   # all, at round start
+        self.resets = {when: [c for c in rules.counters if c.get("reset") == when]
+                       for when in ("turn", "round", "next_turn", "at_next_turn")}
+        self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"] or self.resets["at_next_turn"])
+        self.round_resets = [c for c in rules.counters if c.get("reset")]       # all, at round start
 
     def __reduce__(self):
         """A game pickles as its merged rulebook and settings; it is compiled again when loaded."""

@@ -161,6 +161,7 @@ class State(Table, StateViews, StateSpaces):
             self.set_at[c["name"]] = [-1] * self.n
         else:
             self.memory[c["name"]] = empty
+            self.set_at[c["name"]] = [-1, -1]       # the turn serial when it was set, and by whom
 
     def kinds_in_play(self) -> list[int]:
         """The card kinds of the rulebook's deck on the side in play (what a player may name)."""

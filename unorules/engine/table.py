@@ -163,8 +163,22 @@ class Table:
         self.emit("color", color=self.rules.color_names[c] if c != NO_COLOR else None)
 
     def playable(self, p, card):
-        """May p play `card` now? The kind's own rule (if it has one), then matching: a wild, the
-        current color or the top card's kind. play_options inlines the matching for plain kinds."""
+        """May p play `card` now? The kind's own rule and matching (`matches`), widened by the
+        table's `may play on anything when` and narrowed by its `play only when`."""
+        rules = self.rules
+        if rules.play_only_when is None and rules.play_on_anything_when is None:
+            return self.matches(p, card)
+        if rules.kinds[self.ckind[card]].at_any_time:
+            return False
+        env = {"me": p, "@who": p, "card": card}
+        if not (self.matches(p, card) or (rules.play_on_anything_when is not None
+                                          and rules.play_on_anything_when(self, env))):
+            return False
+        return rules.play_only_when is None or bool(rules.play_only_when(self, env))
+
+    def matches(self, p, card):
+        """The kind's own rule (if it has one), then matching: a wild, the current color or the
+        top card's kind. play_options inlines the matching for plain kinds."""
         k = self.rules.kinds[self.ckind[card]]
         if k.at_any_time:
             return False                     # played out of turn only (turns.any_time_window)
@@ -196,12 +210,33 @@ class Table:
         else:
             legal = {faces[c]: c for c in reversed(hand)}.values()
         if rule_kinds:
-            legal = [c for c in legal if cmask[c] != MATCH_RULE or self.playable(p, c)]
+            legal = [c for c in legal if cmask[c] != MATCH_RULE or self.matches(p, c)]
+        if self.rules.play_only_when is not None or self.rules.play_on_anything_when is not None:
+            legal = self.table_rules(p, hand, legal)
         decl = self.game.declaration
         table = opts_call if decl is not None and len(self.hands[p]) - 1 == decl[1] else opts
         out = [a for c in legal for a in table[c]]
         if multi and cards is None:
             out += self.multi_play_options(p, [a.value for a in out if not a.call])
+        return out
+
+    def table_rules(self, p, hand, legal):
+        """The table-wide play rules over the cards that match: a card `may play on anything when`
+        lets is added, one `play only when` forbids is taken out (one card per face, in the
+        order play_options gives them)."""
+        rules = self.rules
+        wide, only = rules.play_on_anything_when, rules.play_only_when
+        matched = set(legal)
+        faces = self.card_faces[self.side]
+        out = []
+        for c in {faces[c]: c for c in reversed(hand)}.values():
+            if rules.kinds[self.ckind[c]].at_any_time:
+                continue
+            env = {"me": p, "@who": p, "card": c}
+            if c not in matched and not (wide is not None and wide(self, env)):
+                continue
+            if only is None or only(self, env):
+                out.append(c)
         return out
 
     def pile_play_options(self, p, cards):

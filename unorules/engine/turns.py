@@ -29,6 +29,7 @@ def advance(s: State):
                 s.emit("skip", player=nxt)
             if s.game.turn_resets:           # a skipped turn is that player's turn: begun and over at once
                 s.turn_serial += 1
+                expire_at_turn(s, nxt)
                 s.last_turn[nxt] = s.turn_serial
             nxt = s.step(nxt)
             guard += 1
@@ -64,17 +65,37 @@ def begin_turn(s: State, p):
 
 def expire_memory(s: State, p):
     """A new turn (p's) begins: values kept for the turn are cleared, and so is a value kept until
-    a player's next turn once that turn (begun after the value was set) is over."""
+    after its player's next turn once that turn (begun after the value was set) is over; a value
+    per player is its player's, a value for the game its setter's."""
     s.turn_serial += 1
     for c in s.game.resets["turn"]:
         s.reset_counter(c)
     for c in s.game.resets["next_turn"]:
-        values, set_at = s.memory[c["name"]], s.set_at[c["name"]]
+        name = c["name"]
+        values, set_at = s.memory[name], s.set_at[name]
         empty = False if c["kind"] == "flag" else 0
-        for q in range(s.n):
-            if values[q] != empty and s.last_turn[q] > set_at[q]:
-                values[q] = empty
+        if c["per"] == "player":
+            for q in range(s.n):
+                if values[q] != empty and s.last_turn[q] > set_at[q]:
+                    values[q] = empty
+        elif values != empty and set_at[1] >= 0 and s.last_turn[set_at[1]] > set_at[0]:
+            s.memory[name] = empty
+    expire_at_turn(s, p)
     s.last_turn[p] = s.turn_serial
+
+
+def expire_at_turn(s: State, p):
+    """p's turn begins (or is skipped): a value kept until p's next turn (`reset at next turn`),
+    p's own or one p set for the game, set before this turn, is cleared."""
+    for c in s.game.resets["at_next_turn"]:
+        name = c["name"]
+        empty = False if c["kind"] == "flag" else 0
+        set_at = s.set_at[name]
+        if c["per"] == "player":
+            if s.memory[name][p] != empty and set_at[p] < s.turn_serial:
+                s.memory[name][p] = empty
+        elif s.memory[name] != empty and set_at[1] == p and set_at[0] < s.turn_serial:
+            s.memory[name] = empty
 
 
 def turn_decision(s: State, p):

@@ -206,6 +206,8 @@ class StateViews:
             return f"`{name}` may not be played now (its `playable when` rule is false)"
         if k.legal is not None and k.challenge is None and not k.legal(self, env):
             return f"`{name}` may not be played now (its `legal when` rule is false)"
+        if self.rules.play_only_when is not None and not self.rules.play_only_when(self, env):
+            return f"`{name}` may not be played now (the table's `play only when` rule is false)"
         if self.several_piles:
             colors = self.pile_colors_now()
             tops = ", ".join(f"{self.rules.piles[i]}: {self.card_name(pile[-1]) if pile else 'empty'} (color "

@@ -116,6 +116,8 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
             self.check_reaction(r)
         for t in ir.get("triggers", []):
             self.check_trigger(t)
+        for r in ir.get("play_rules", []):          # judged for every card a player may play, `card` bound
+            self.expect(r["when"], "bool", self.scope(card=True))
         for d in ir.get("declarations", []):
             self.actions(d["actions"], self.scope(), "declaration")
         for block, key in (("setup", "hand"), ("scoring", "target"), ("scoring", "eliminate_above"), ("scoring", "rounds"),
@@ -325,9 +327,6 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
             if name in taken:
                 self.error("U0202", f"`{name}` already has a meaning", c, "name", "taken",
                            f"give the {c['kind']} another name")
-            if c.get("reset") == "next_turn" and c["per"] != "player":
-                self.error("U0403", "only a value kept per player can last until that player's next turn", c, "reset",
-                           help=f"write `{c['kind']} {name} per player reset after next turn`")
             self.counters[name] = c
 
     def counter_type(self, name):

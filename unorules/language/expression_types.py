@@ -99,6 +99,12 @@ class ExprTypes:
                 self.no_member(e, of, "method")
                 return None
             arg_type, binds, result = m
+            if "as" in e:                      # `H.count(c where ...)`: the hand's card is `c`, `card` stays
+                if "card" not in binds:
+                    self.error("U0301", f"`{e['name']}(...)` takes no name for its card", e, "as")
+                else:
+                    self.new_name(e["as"], e, "as", scope, "the hand's card")
+                    binds = {e["as"]: "card"}
             if "arg" not in e:
                 self.error("U0301", f"`{e['name']}(...)` needs an argument", e, "name")
             else:

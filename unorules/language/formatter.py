@@ -38,7 +38,8 @@ def expr(e, parent: int = 0) -> str:
     if k == "attr":
         return f"{expr(e['of'], 8)}.{e['name']}"
     if k == "call":
-        return f"{expr(e['of'], 8)}.{e['name']}({expr(e['arg']) if 'arg' in e else ''})"
+        named = f"{e['as']} where " if "as" in e else ""
+        return f"{expr(e['of'], 8)}.{e['name']}({named}{expr(e['arg']) if 'arg' in e else ''})"
     if k == "not":
         return _wrap(f"not {expr(e['of'], PRECEDENCE['not'])}", PRECEDENCE["not"], parent)
     if k == "is":
@@ -338,7 +339,7 @@ class _Format:
             words = [c["kind"], c["name"]] + (["per player"] if c["per"] == "player" else []) + \
                 (["hidden"] if c.get("hidden") else []) + \
                 ([{"turn": "reset each turn", "round": "reset each round",
-                   "next_turn": "reset after next turn"}[c["reset"]]] if "reset" in c else [])
+                   "next_turn": "reset after next turn", "at_next_turn": "reset at next turn"}[c["reset"]]] if "reset" in c else [])
             head.append(Line(" ".join(words), self.start(c)))
         if head:
             paras.append(head)
@@ -393,6 +394,9 @@ class _Format:
             noun = "card" if d["at"] == 1 else "cards"
             paras.append(self.after_colon(Line(f"declare {d['name']} at {d['at']} {noun}", self.start(d)),
                                           d["actions"], ""))
+        for r in ir.get("play_rules", []):
+            head_ = "play only when" if r["kind"] == "play_only_when" else "may play on anything when"
+            paras.append([Line(f"{head_} {expr(r['when'])}", self.start(r))])
         if "jump_in" in ir:
             when = f" when {expr(ir['jump_in']['when'])}" if "when" in ir["jump_in"] else ""
             by = " by anyone" if ir["jump_in"].get("by") == "anyone" else ""

@@ -442,7 +442,7 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
             merged["deck"] = [_without(d, name) for d in merged.get("deck", [])]
     if own.get("deck"):
         merged.setdefault("deck", []).extend(own["deck"])
-    for key in ("reactions", "triggers"):
+    for key in ("play_rules", "reactions", "triggers"):
         if own.get(key):
             merged.setdefault(key, []).extend(own[key])
     for decl in own.get("declarations", []):

@@ -16,8 +16,8 @@ from unorules.errors import Diagnostic, RulebookError
 # the top-level keys in the order the .uno formatter writes them; nested mappings put `kind`,
 # `name` and `names` first and the rest in alphabetical order
 TOP_ORDER = ("kind", "name", "title", "extends", "for", "include", "players", "colors", "sides", "pair_sides",
-             "options", "cards", "remove_cards", "deck", "setup", "turn", "reactions", "triggers",
-             "declarations", "jump_in", "scoring")
+             "options", "cards", "remove_cards", "deck", "setup", "turn", "play_rules", "reactions",
+             "triggers", "declarations", "jump_in", "scoring")
 _FIRST = ("kind", "name", "names")
 
 

@@ -203,8 +203,12 @@ def explain(rulebook, card: str | None = None) -> str:
             whose = "for each player" if c["per"] == "player" else "for the table"
             hidden = ", seen only by its player" if c.get("hidden") else ""
             reset = {"turn": "cleared when a new turn begins", "round": "cleared at the start of every round",
-                     "next_turn": "cleared when that player's next turn is over"}.get(c.get("reset"),
-                                                                                      "kept for the whole game")
+                     "next_turn": "cleared when that player's next turn is over (a skipped turn counts)"
+                     if c["per"] == "player" else
+                     "cleared when the next turn of the player who last set it is over (a skipped turn counts)",
+                     "at_next_turn": "cleared as that player's next turn begins (or is skipped)" if c["per"] == "player"
+                     else "cleared as the next turn of the player who last set it begins (or is skipped)"
+                     }.get(c.get("reset"), "kept for the whole game")
             start = "0" if c["kind"] == "counter" else "not set"
             lines.append(f"- `{c['name']}`: {what} {whose}{hidden}, {start} at first, {reset}.")
     lines += ["", "## The cards", ""]
@@ -220,8 +224,15 @@ def explain(rulebook, card: str | None = None) -> str:
             to = " or ".join(f"`{x}`" if isinstance(x, str) else f"any {x['any']} card" for x in r["to"])
             lines.append(f"- answer a {to} with a {with_}{cond}: play it, then {w.actions(r['actions'], 'you')}.")
         lines += ["", "Whoever does not answer takes the attack.", ""]
-    if ir.get("triggers") or "jump_in" in ir:
+    if ir.get("triggers") or "jump_in" in ir or ir.get("play_rules"):
         lines += ["## House rules", ""]
+        for r in ir.get("play_rules", []):
+            if r["kind"] == "play_only_when":
+                lines.append(f"- Every card, of every kind, may be played only when {w.expr(r['when'])} (the table's "
+                             "rule, on top of matching and the card's own rules).")
+            else:
+                lines.append(f"- A card may be played on anything, whatever the top card and the color, when "
+                             f"{w.expr(r['when'])} (the table's rule; the card's own rules still hold).")
         for t in ir.get("triggers", []):
             of = ""
             if "of" in t:

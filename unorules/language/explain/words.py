@@ -12,7 +12,7 @@ NAMES = {
     "most_cards": "the most cards any other player holds", "card": "the card", "target": "the attacked player",
     "attacker": "the attacker", "penalty": "the penalty", "legal": "the card was legal",
     "challenger": "the challenger", "chosen": "the chosen player", "revealed": "the revealed card",
-    "candidate": "that player", "winner": "the round's winner", "turn_player": "the player about to play",
+    "candidate": "that player", "@this_card": "this card", "winner": "the round's winner", "turn_player": "the player about to play",
 }
 NEGATED = {"just_drawn": "it was not just drawn", "first_card": "the round's first card is no longer on top",
            "clockwise": "play goes counterclockwise"}
@@ -153,6 +153,8 @@ class Words:
     def holding(self, e, holder, of) -> tuple[str, int]:
         """`H.any(...)`, `H.count(...)`, `H.has(K)` of a hand or a front (`of`), held by `holder`."""
         arg_e = e.get("arg")
+        if "as" in e and arg_e:         # `count(c where ...)`: c is "it", the card outside is "this card"
+            arg_e = _renamed(arg_e, {"card": "@this_card", e["as"]: "card"})
         if e["name"] == "any" and arg_e and arg_e["kind"] == "binary" and arg_e["op"] == "==" \
                 and arg_e["left"] == {"kind": "attr", "of": {"kind": "name", "name": "card"}, "name": "color"}:
             return f"{holder} a card of {self.operand(arg_e['right'], ATOM)}", COMPARE_P
@@ -484,3 +486,15 @@ class Words:
 
     def actions(self, actions, S="you") -> str:
         return "; then ".join(self.action(a, S) for a in actions)
+
+
+def _renamed(e, names: dict):
+    """An expression with the names in `names` renamed (a copy; what `explain` says of a method
+    that names its card)."""
+    if isinstance(e, dict):
+        if e.get("kind") == "name" and e.get("name") in names:
+            return {**e, "name": names[e["name"]]}
+        return {k: _renamed(v, names) for k, v in e.items()}
+    if isinstance(e, list):
+        return [_renamed(v, names) for v in e]
+    return e

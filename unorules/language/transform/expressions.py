@@ -34,6 +34,10 @@ class ExprIR(Transformer):
         of, name, arg = c
         return self.node(meta, kind="call", of=of, name=name, arg=arg)
 
+    def call_named(self, meta, c):
+        of, name, as_, arg = c
+        return self.node(meta, kind="call", of=of, name=name, as_=as_, arg=arg)
+
     def conditional(self, meta, c):
         d = self.node(meta, kind="conditional")
         d["if"], d["then"], d["else"] = c

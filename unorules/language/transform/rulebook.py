@@ -222,6 +222,15 @@ class ToIR(ActionIR, ExprIR):
     def reset_next_turn(self, meta, c):
         return "next_turn"
 
+    def reset_at_next_turn(self, meta, c):
+        return "at_next_turn"
+
+    def play_only_when(self, meta, c):
+        return self._item("play_rules", self.node(meta, kind="play_only_when", when=c[0]), meta)
+
+    def play_on_anything_when(self, meta, c):
+        return self._item("play_rules", self.node(meta, kind="play_on_anything_when", when=c[0]), meta)
+
     def remove_card(self, meta, c):
         d = self.node(meta)
         d["names"] = c[0]
