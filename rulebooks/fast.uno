@@ -7,34 +7,35 @@ extends killer
 option stack_limit = 16 "wild draw fours add up to at most 16 cards"
 option cut_chance = 0.0667 "how often the dealer cuts exactly 7 cards per player (assumed 1/15)"
 counter bet per player reset each round
+# The cut: the dealer cuts the deck; exactly 7 cards per player scores -50. Before the cut, every
+# other player bets `missed` or `exact` (kept in `bet`: 1 exact, 2 missed); once the cards are
+# dealt, a right bet scores -50 and a wrong one +50. In simulation the cut is a chance with the odds
+# `cut_chance` (greedy players bet the first option, `missed`, the likely one). The two rules are
+# named, so a module can remove or replace them (`remove trigger bets`).
+flag cut_exact reset each round
+
+setup {
+  cut chance cut_chance:
+    score -50
+    set cut_exact
+}
 
 # A 7 swaps hands with a chosen player, unless that player defends with a 7 of their own: then the
 # defender names another player with whom the first 7's player must swap.
-react to 7 with 7:
+react to 7 with 7 as seven_defence:
   choose other player where candidate != attacker
   attacker swap hands with chosen
   cancel attack
 
-# The cut: the dealer cuts the deck; exactly 7 cards per player scores -50. Before it is known,
-# every other player bets `missed` or `exact` (kept in `bet`: 1 exact, 2 missed); a right bet
-# scores -50, a wrong one +50. In simulation the cut is a chance with the odds `cut_chance`
-# (greedy players bet the first option, `missed`, the likely one).
-on round_start:
+on cut as bets:
   each other as p {
     choose one of missed, exact as guess
     set bet to if guess == "exact" then 1 else 2
   }
-  chance cut {
-    exact weight cut_chance {
-      score -50
-      each other as p if p.bet == 1 { score -50 }
-      else { score 50 }
-    }
-    missed weight 1 - cut_chance {
-      each other as p if p.bet == 2 { score -50 }
-      else { score 50 }
-    }
-  }
+
+on round_start as bets_paid:
+  each other as p if (p.bet == 1) == cut_exact { score -50 }
+  else { score 50 }
 
 on play of 7 if me.hand.size > 0:
   choose other player

@@ -47,11 +47,19 @@ def begin_round(s: State, shuffle: bool = True):
     s.emit("round_start", dealer=s.dealer, **({"leader": s.leader} if s.leader is not None else {}))
     s.push(deal)
     if s.rules.cut is not None:
-        chance, actions = s.rules.cut
-        env = {"me": s.dealer, "@who": s.dealer}
-        p = min(1.0, max(0.0, float(chance(s, env))))
-        s.ask("chance", None, [Action("chance", "exact"), Action("chance", "missed")], _cut_answer,
-              (env, actions), [p, 1.0 - p])
+        if "cut" in s.rules.triggers:          # `on cut`: before the cut (bets), then the cut
+            s.push(ask_cut)
+            s.fire("cut", {"me": s.dealer, "@who": s.dealer})
+        else:
+            ask_cut(s)
+
+
+def ask_cut(s: State):
+    chance, actions = s.rules.cut
+    env = {"me": s.dealer, "@who": s.dealer}
+    p = min(1.0, max(0.0, float(chance(s, env))))
+    s.ask("chance", None, [Action("chance", "exact"), Action("chance", "missed")], _cut_answer,
+          (env, actions), [p, 1.0 - p])
 
 
 def _cut_answer(s, ctx, a):

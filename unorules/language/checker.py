@@ -308,8 +308,11 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
                 self.error("U0403", f"`on {ev}` has no card to match with `of`", pat)
         scope = self.scope(card=has_card, target=ev == "attacked", attacker=ev == "attacked",
                            penalty=ev == "attacked")
-        if ev == "round_start":
+        if ev in ("round_start", "cut"):
             del scope["top"]                # the first card is not turned up yet
+        if ev == "cut" and "cut" not in self.ir.get("setup", {}):
+            self.error("U0403", "`on cut` runs just before the dealer's cut, and this rulebook has no cut", t, "event",
+                       "no cut here", "give the rulebook one: `setup { cut chance 1 / 15: ... }`")
         if ev == "round_end":
             scope["winner"] = "player"
         if "if" in t:

@@ -382,14 +382,22 @@ class _Format:
                 ("draw_up_to", f"draw up to {t.get('draw_up_to')} cards")]))
         for r in ir.get("reactions", []):
             cond = f" if {expr(r['if'])}" if "if" in r else ""
-            head_ = f"react to {kind_set(r['to'])} with {kind_set(r['with'])}{cond}"
+            named = f" as {r['name']}" if "name" in r else ""
+            head_ = f"react to {kind_set(r['to'])} with {kind_set(r['with'])}{named}{cond}"
             paras.append(self.after_colon(Line(head_, self.start(r)), r["actions"], ""))
         for t in ir.get("triggers", []):
             of = ""
             if "of" in t:
                 of = " of " + (f"{t['of']['color']} " if "color" in t["of"] else "") + t["of"]["face"]
             cond = f" if {expr(t['if'])}" if "if" in t else ""
-            paras.append(self.after_colon(Line(f"on {t['event']}{of}{cond}", self.start(t)), t["actions"], ""))
+            named = f" as {t['name']}" if "name" in t else ""
+            paras.append(self.after_colon(Line(f"on {t['event']}{of}{named}{cond}", self.start(t)), t["actions"], ""))
+        removals = [Line(f"remove {r['kind']} {r['name']}", self.start(r)) for r in ir.get("remove_hooks", [])]
+        if removals:
+            paras.append(removals)
+        for r in ir.get("replace_hooks", []):
+            cond = f" if {expr(r['if'])}" if "if" in r else ""
+            paras.append(self.after_colon(Line(f"replace {r['kind']} {r['name']}{cond}", self.start(r)), r["actions"], ""))
         for d in ir.get("declarations", []):
             noun = "card" if d["at"] == 1 else "cards"
             paras.append(self.after_colon(Line(f"declare {d['name']} at {d['at']} {noun}", self.start(d)),

@@ -442,6 +442,17 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
             merged["deck"] = [_without(d, name) for d in merged.get("deck", [])]
     if own.get("deck"):
         merged.setdefault("deck", []).extend(own["deck"])
+    _remove_and_replace_hooks(merged, own, asm)
+    for key in ("reactions", "triggers"):
+        names = {o["name"] for o in merged.get(key, []) if "name" in o}
+        for item in own.get(key, []):
+            if "name" not in item:
+                continue
+            if item["name"] not in names:
+                names.add(item["name"])
+            else:
+                asm.error("U0202", f"a {key[:-1]} named `{item['name']}` is already given", item, "name",
+                          "named again here", f"write `replace {key[:-1]} {item['name']}: ...`, or choose another name")
     for key in ("play_rules", "reactions", "triggers"):
         if own.get(key):
             merged.setdefault(key, []).extend(own[key])
@@ -451,6 +462,42 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
     if "include" in own:
         merged.setdefault("include", [])
         merged["include"] = list(dict.fromkeys(merged["include"] + own["include"]))
+
+
+def _remove_and_replace_hooks(merged: dict, own: dict, asm):
+    """`remove trigger|reaction NAME` and `replace trigger|reaction NAME [if C]: ACTIONS`, of the
+    named triggers and reactions laid so far; in a module, one it does not find is kept for the
+    rulebook the module is laid on (as `remove card` is)."""
+    for key, action in (("remove_hooks", "remove"), ("replace_hooks", "replace")):
+        for r in own.get(key, []):
+            lst = merged.get(r["kind"] + "s", [])
+            at = next((i for i, o in enumerate(lst) if o.get("name") == r["name"]), None)
+            if at is None:
+                if merged.get("kind") == "module":
+                    later = merged.setdefault(key, [])
+                    if r not in later:
+                        later.append(r)
+                    continue
+                names = [o["name"] for o in lst if "name" in o]
+                asm.error("U0204", f"there is no {r['kind']} named `{r['name']}` to {action}", r, "name",
+                          f"no such {r['kind']}", did_you_mean(r["name"], names) or
+                          (f"named {r['kind']}s here: {', '.join(names)}" if names else
+                           f"no {r['kind']} here has a name: give one `as NAME`"))
+                continue
+            if action == "remove":
+                del lst[at]
+                continue
+            new = {k: v for k, v in lst[at].items() if k not in ("if", "actions")}
+            if "if" in r:
+                new["if"] = r["if"]
+            new["actions"] = r["actions"]
+            asm.spans.put(new, asm.spans.at(r))
+            for k in ("if", "actions"):
+                if k in new:
+                    asm.spans.put(new, asm.spans.at(r, k) or asm.spans.at(r), k)
+            asm.origins[id(new)] = asm.origins.get(id(r))
+            asm.keep.append(new)
+            lst[at] = new
 
 
 def _without(deck: dict, name: str) -> dict:

@@ -63,7 +63,7 @@ METHODS = {
 }
 
 CARD_EVENTS = {"play", "turn_up"}
-TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end", "attacked"}
+TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end", "attacked", "cut"}
 EVENTS_WITH_CARD = {"play", "draw", "turn_up"}
 
 # actions that put cards in front of a player or move them from there (engine/fronts.py)

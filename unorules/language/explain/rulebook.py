@@ -222,7 +222,8 @@ def explain(rulebook, card: str | None = None) -> str:
             cond = f", if {w.expr(r['if'])}" if "if" in r else ""
             with_ = " or ".join(f"`{x}`" if isinstance(x, str) else f"any {x['any']} card" for x in r["with"])
             to = " or ".join(f"`{x}`" if isinstance(x, str) else f"any {x['any']} card" for x in r["to"])
-            lines.append(f"- answer a {to} with a {with_}{cond}: play it, then {w.actions(r['actions'], 'you')}.")
+            named = f" (the reaction `{r['name']}`)" if "name" in r else ""
+            lines.append(f"- answer a {to} with a {with_}{cond}{named}: play it, then {w.actions(r['actions'], 'you')}.")
         lines += ["", "Whoever does not answer takes the attack.", ""]
     if ir.get("triggers") or "jump_in" in ir or ir.get("play_rules"):
         lines += ["## House rules", ""]
@@ -243,11 +244,13 @@ def explain(rulebook, card: str | None = None) -> str:
                     "turn_start": "At the start of your turn (every player's)",
                     "round_start": "At the start of every round (you are the dealer)",
                     "round_end": "At the end of every round (you are its winner)",
+                    "cut": "Before the dealer's cut, every round (you are the dealer)",
                     "attacked": "Whenever a player is attacked, whatever the card and before they may answer "
                                 "(you are the attacked player; the attacker and the penalty so far are known; an "
                                 "attack passed on asks its new target's rules in turn)"}.get(t["event"], f"On {t['event']}")
             cond = f", if {w.expr(t['if'])}" if "if" in t else ""
-            lines.append(f"- {when}{cond}: {w.actions(t['actions'], 'you')}.")
+            named = f" (the rule `{t['name']}`)" if "name" in t else ""
+            lines.append(f"- {when}{cond}{named}: {w.actions(t['actions'], 'you')}.")
         if "jump_in" in ir:
             cond = w.expr(ir["jump_in"]["when"]) if "when" in ir["jump_in"] else "the card is identical to the top card"
             if ir["jump_in"].get("by") == "anyone":

@@ -440,8 +440,8 @@ class ToIR(ActionIR, ExprIR):
         return self._any("wild", meta)
 
     def reaction(self, meta, c):
-        to, with_, cond, actions = c
-        d = self.node(meta, to=to, with_=with_)
+        to, with_, name, cond, actions = c
+        d = self.node(meta, to=to, with_=with_, name=name)
         d["with"] = d.pop("with_")
         if cond is not None:
             d["if"] = cond
@@ -470,9 +470,30 @@ class ToIR(ActionIR, ExprIR):
             self.spans.put(d, _span_tok(c[1]), "face")
         return d
 
+    def rule_name(self, meta, c):
+        return c[0]
+
+    def hook_trigger(self, meta, c):
+        return "trigger"
+
+    def hook_reaction(self, meta, c):
+        return "reaction"
+
+    def remove_hook(self, meta, c):
+        kind, name = c
+        return self._item("remove_hooks", self.node(meta, kind=kind, name=name), meta)
+
+    def replace_hook(self, meta, c):
+        kind, name, cond, actions = c
+        d = self.node(meta, kind=kind, name=name)
+        if cond is not None:
+            d["if"] = cond
+        d["actions"] = actions
+        return self._item("replace_hooks", d, meta)
+
     def trigger(self, meta, c):
-        event, pattern, cond, actions = c
-        d = self.node(meta, event=event)
+        event, pattern, name, cond, actions = c
+        d = self.node(meta, event=event, name=name)
         if pattern is not None:
             d["of"] = pattern
         if cond is not None:
