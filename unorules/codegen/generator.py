@@ -132,7 +132,9 @@ def check_covered(game):
             raise NotCovered(f"the scoring's `{key.replace('_', ' ')}`")
     if sc["to_the_last"]:
         raise NotCovered("`play to the last`")
-    if sc["method"] not in ("winner_scores_others", "each_scores_own_hand", "winner_scores"):
+    if sc["method"] == "no_points" and sc["rounds"] is not None:
+        raise NotCovered("a match of rounds won without points (`no points` with `rounds`)")
+    if sc["method"] not in ("winner_scores_others", "each_scores_own_hand", "winner_scores", "no_points"):
         raise NotCovered(f"the scoring method `{sc['method']}`")
     if game.stop_after_round:
         raise NotCovered("stopping after a round (scenarios)")

@@ -413,6 +413,8 @@ class TurnFlow:
             src("break")
         if sc["method"] == "each_scores_own_hand":
             src(f"gained = [(q, {self.hand_points('q')}) for q in range(N)]")
+        elif sc["method"] == "no_points":             # rounds.end_round: no points
+            src("gained = []")
         elif sc["method"] == "winner_scores":         # rounds.end_round: the formula, judged for the winner
             formula = self.rules.ir["scoring"]["method"]["winner_scores"]
             with src.from_rule(self.where(formula)):

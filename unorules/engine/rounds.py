@@ -163,6 +163,8 @@ def end_round(s: State, winner, reason="win"):
     named, s.pending_winners = s.pending_winners, []
     teams = {s.team_of[w] for w in (named or [winner])}
     s.round_winners = [q for q in range(s.n) if s.team_of[q] in teams and not s.eliminated[q]]
+    for q in s.round_winners:
+        s.rounds_won[q] += 1
     _rank(s, winner)
     gained = {}
     if sc["method"] == "each_scores_own_hand":
@@ -171,6 +173,8 @@ def end_round(s: State, winner, reason="win"):
                 gained[p] = s.hand_points(p)
     elif sc["method"] == "winner_scores":     # `winner scores EXPR`, judged with `me` and `winner` the winner
         gained[winner] = sc["winner_scores"](s, {"me": winner, "@who": winner, "winner": winner})
+    elif sc["method"] == "no_points":        # rounds are counted, no points: lazy scoring
+        pass
     else:                                    # the winner scores what the other teams hold
         gained[winner] = sum(s.hand_points(p) for p in range(s.n)
                              if s.team_of[p] != s.team_of[winner] and not s.eliminated[p])
@@ -225,6 +229,8 @@ def match_over(s: State):
     alive = [p for p in range(s.n) if not s.eliminated[p]]
 
     def total(p):                      # a team's score is its members' sum (a player alone: their own)
+        if sc["method"] == "no_points":    # without points: the rounds won (each member counts the team's)
+            return s.rounds_won[p]
         return sum(s.scores[q] for q in range(s.n) if s.team_of[q] == s.team_of[p])
 
     def best():

@@ -22,7 +22,7 @@ from .views import StateViews
 
 # State's lists that hold only numbers or immutable tuples, and lists of such lists (clone)
 _FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "out", "places", "round_winners",
-               "pending_winners", "skips", "exposed", "turns_per_round", "drawn_per_round", "last_turn",
+               "pending_winners", "rounds_won", "skips", "exposed", "turns_per_round", "drawn_per_round", "last_turn",
                "recent_plays", "_history", "_chance_drawn")
 _LISTS_OF_FLAT_LISTS = ("hands", "piles", "fronts")
 
@@ -52,6 +52,7 @@ class State(Table, StateViews, StateSpaces):
         self.out = [False] * n                     # not in this round: eliminated, or gone out and placed
         self.places: list[int] = []                # this round's finishing order (who went out first, ...)
         self.round_winners: list[int] = []
+        self.rounds_won = [0] * n                  # seat -> rounds won (with their team) this match
         self.pending_winners: list[int] = []       # named by `win round`: the round ends once the play is over
         self.next_dealer = None                    # decided when a round ends, for the next one
         self.next_leader = None

@@ -120,6 +120,13 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
             self.expect(r["when"], "bool", self.scope(card=True))
         for d in ir.get("declarations", []):
             self.actions(d["actions"], self.scope(), "declaration")
+        sc = ir.get("scoring", {})
+        if sc.get("method") == "no_points":
+            for key, word in (("target", "target"), ("eliminate_above", "eliminate above")):
+                if key in sc:
+                    self.error("U0403", f"`no points` keeps no totals, so `{word}` can never be reached", sc, key,
+                               "needs points", f"end the match after some rounds instead: `rounds 7` "
+                               f"(`remove scoring {key}` where it is inherited)")
         for block, key in (("setup", "hand"), ("scoring", "target"), ("scoring", "eliminate_above"), ("scoring", "rounds"),
                            ("scoring", "places")):
             e = ir.get(block, {}).get(key)

@@ -413,7 +413,7 @@ class _Format:
             s = ir["scoring"]
             method = (f"winner scores {expr(s['method']['winner_scores'])}" if isinstance(s.get("method"), dict) else
                       {"winner_scores_others": "winner scores others",
-                       "each_scores_own_hand": "each scores own hand"}.get(s.get("method"), ""))
+                       "each_scores_own_hand": "each scores own hand", "no_points": "no points"}.get(s.get("method"), ""))
             rows = [("method", method)]
             rows += [(key, f"{word} {expr(s[key])}" if key in s else "")
                      for key, word in (("target", "target"), ("eliminate_above", "eliminate above"), ("rounds", "rounds"))]

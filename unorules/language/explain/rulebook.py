@@ -279,6 +279,10 @@ def explain(rulebook, card: str | None = None) -> str:
                      "of play from the winner).")
     if sc.get("method") == "each_scores_own_hand":
         lines.append("Every player scores the points of the cards left in their own hand; the lowest total wins.")
+    elif sc.get("method") == "no_points":
+        lines.append("Nobody scores points: each round has a winner, and no totals are kept."
+                     + (" The player (or team) who won the most rounds wins the game (ties: the lowest seat)."
+                        if "rounds" in sc else ""))
     elif isinstance(sc.get("method"), dict):
         lines.append(f"The winner scores {w.expr(sc['method']['winner_scores'])} (judged as the round ends, \"you\" "
                      "being the winner).")

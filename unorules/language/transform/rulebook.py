@@ -375,6 +375,7 @@ class ToIR(ActionIR, ExprIR):
     def winner_scores(self, meta, c):
         return ("method", {"winner_scores": c[0]}, _span_meta(meta))
     each_scores_own_hand = _flag("method", "each_scores_own_hand")
+    no_points = _flag("method", "no_points")
     to_the_last = _flag("to_the_last", True)
     single_round = _flag("single_round", True)
 
