@@ -4,8 +4,8 @@
 # fires is kept and the turn ends. `hit_two`: the next player presses twice and loses the turn.
 # `discard_all`: discard all your cards of that card's color. `trade_hands`: swap hands with a
 # chosen player. `wild_all_hit`: name a color; every other player presses once. `wild_hit_fire`:
-# name a color; a chosen player presses until cards fire (the same as one press with the odds of
-# 0 cards left out, which is how it is written). Points: 20 the actions, 30 discard all and trade
+# name a color; a chosen player presses until cards fire (20 presses at most: a launcher that
+# cannot fire, its pile spent, stops). Points: 20 the actions, 30 discard all and trade
 # hands, 50 the wilds.
 # Where the rules were silent (assumed): the deck is classic's numbers with, per color, two skip,
 # two reverse, two hit_two, one discard_all and one trade_hands, and four of each wild (116
@@ -22,14 +22,6 @@ option launch_three = 0.15 "the chance that a press fires three cards"
 rule press:
   chance launcher {
     no_card weight launch_none {}
-    one_card weight launch_one { draw 1 }
-    two_cards weight launch_two { draw 2 }
-    three_cards weight launch_three { draw 3 }
-  }
-
-# pressing until cards fire: one press with the odds of firing nothing left out
-rule press_until_fire:
-  chance launcher_fires {
     one_card weight launch_one { draw 1 }
     two_cards weight launch_two { draw 2 }
     three_cards weight launch_three { draw 3 }
@@ -81,7 +73,8 @@ card wild_hit_fire {
   on play:
     choose color
     choose other player as fired_at
-    fired_at do press_until_fire
+    let held = fired_at.hand.size
+    repeat until fired_at.hand.size > held at most 20 { fired_at do press }
   on turn_up: next choose color
 }
 
