@@ -96,7 +96,10 @@ def new():
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The file to write (default NAME.uno).")
 @click.option("--stdout", "to_stdout", is_flag=True, help="Print the file instead of writing it.")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
-def new_card_cmd(name, base, output, to_stdout, force):
+@click.option("--replace", "replace", metavar="KIND",
+              help="Take copies of this card of the box (a blank card) instead of adding cards: the box keeps its size.")
+@click.option("--copies", type=int, default=1, show_default=True, help="With --replace: how many copies.")
+def new_card_cmd(name, base, output, to_stdout, force, replace, copies):
     """A custom card NAME. A card the base rulebook already has (its blank customizable card, say)
     gets a new rule; any other name is a new card with its count in the deck."""
     from unorules.language.authoring import new_card
@@ -107,7 +110,7 @@ def new_card_cmd(name, base, output, to_stdout, force):
     except RulebookError as e:
         fail_render(e)
     try:
-        text = new_card(name, base, target.name, existing)
+        text = new_card(name, base, target.name, existing, replace, copies)
     except ValueError as e:
         raise click.UsageError(str(e))
     if to_stdout:

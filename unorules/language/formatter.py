@@ -347,6 +347,10 @@ class _Format:
             paras.append(self.after_colon(Line(f"rule {r['name']}", self.start(r)), r["actions"], ""))
         for c in ir.get("cards", []):
             paras.append(self.card(c))
+        replaced = [Line(f"replace {r['count']} × {r['face']} with {r['with']}", self.start(r))
+                    for r in ir.get("replace_copies", [])]
+        if replaced:                 # before the removals: a kind left with no copies may then go
+            paras.append(replaced)
         for r in ir.get("remove_cards", []):
             paras.append([Line(f"remove card {faces(r['names'])}", self.start(r))])
         removals = [Line(f"remove {r['block']} {r['key']}", self.start(r)) for r in ir.get("remove_settings", [])]

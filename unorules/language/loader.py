@@ -426,6 +426,8 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
             if decl.get("effects"):
                 events = {e["event"] for e in decl["effects"]}
                 card["effects"] = [e for e in card.get("effects", []) if e["event"] not in events] + list(decl["effects"])
+    for r in own.get("replace_copies", []):        # before `remove card`: the kind emptied may then go
+        _replace_copies(merged, r, asm)
     for removal in own.get("remove_cards", []):
         for i, name in enumerate(removal["names"]):
             if name not in by_name and merged.get("kind") == "module":
@@ -498,6 +500,69 @@ def _remove_and_replace_hooks(merged: dict, own: dict, asm):
             asm.origins[id(new)] = asm.origins.get(id(r))
             asm.keep.append(new)
             lst[at] = new
+
+
+def _replace_copies(merged: dict, r: dict, asm):
+    """`replace N × KIND with NAME`: N copies of a colorless kind in the box become copies of
+    NAME (declared as a card), so the box keeps its size; in a module, a kind the module's own
+    files do not have is kept for the rulebook it is laid on."""
+    face, n = r["face"], r["count"]
+    decks = merged.get("deck", [])
+    held = [(d, e) for d in decks for e in d["entries"] if e["kind"] == "copies" and face in e["faces"]]
+    if any(e["kind"] == "per_color" and any(face in c["faces"] for c in e["copies"]) for d in decks for e in d["entries"]):
+        asm.error("U0403", f"`{face}` is dealt per color: `replace` takes copies of a card without a color", r, "face",
+                  "dealt per color", "replace a wild's copies, or give the new card its own deck entry")
+        return
+    if len({d.get("side") for d in decks}) > 1:
+        asm.error("U0403", "`replace` needs a one-sided box: with sides each card has a face on every side", r, None,
+                  "a box with sides")
+        return
+    total = sum(e["count"] for _, e in held)
+    if not held:
+        if merged.get("kind") == "module":
+            later = merged.setdefault("replace_copies", [])
+            if r not in later:
+                later.append(r)
+            return
+        known = sorted({f for d in decks for e in d["entries"] if e["kind"] == "copies" for f in e["faces"]})
+        asm.error("U0204", f"the box holds no `{face}` to replace", r, "face", "not in the box",
+                  did_you_mean(face, known))
+        return
+    if total < n:
+        asm.error("U0303", f"the box holds {total} × {face}, not {n}", r, "count", "more than the box holds",
+                  f"replace at most {total}")
+        return
+    new = {"kind": "copies", "count": n, "faces": [r["with"]]}
+    asm.spans.put(new, asm.spans.at(r))
+    asm.spans.put(new["faces"], asm.spans.at(r, "with"), 0)
+    asm.origins[id(new)] = asm.origins[id(new["faces"])] = asm.origins.get(id(r))
+    asm.keep += [new, new["faces"]]
+    left = n
+    for k, old in enumerate(decks):     # new containers: the base's IR (perhaps cached) is shared
+        if not left or not any(e["kind"] == "copies" and face in e["faces"] for e in old["entries"]):
+            continue
+        entries = []
+        for e in old["entries"]:
+            if not left or e["kind"] != "copies" or face not in e["faces"]:
+                entries.append(e)
+                continue
+            take = min(left, e["count"])
+            left -= take
+            rest = [f for f in e["faces"] if f != face]
+            for piece in ([dict(e, faces=rest)] if rest else []) + \
+                    ([dict(e, faces=[face], count=e["count"] - take)] if e["count"] > take else []):
+                asm.spans.put(piece, asm.spans.at(e))
+                asm.origins[id(piece)] = asm.origins.get(id(e))
+                asm.keep.append(piece)
+                entries.append(piece)
+        if new is not None:
+            entries.append(new)
+            new = None
+        deck = dict(old, entries=entries)
+        asm.spans.put(deck, asm.spans.at(old))
+        asm.origins[id(deck)] = asm.origins.get(id(old))
+        asm.keep.append(deck)
+        decks[k] = deck
 
 
 def _without(deck: dict, name: str) -> dict:

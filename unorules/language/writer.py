@@ -16,7 +16,7 @@ from unorules.errors import Diagnostic, RulebookError
 # the top-level keys in the order the .uno formatter writes them; nested mappings put `kind`,
 # `name` and `names` first and the rest in alphabetical order
 TOP_ORDER = ("kind", "name", "title", "extends", "for", "include", "players", "colors", "sides", "pair_sides",
-             "options", "cards", "remove_cards", "deck", "setup", "turn", "play_rules", "reactions",
+             "options", "cards", "replace_copies", "remove_cards", "deck", "setup", "turn", "play_rules", "reactions",
              "triggers", "remove_hooks", "replace_hooks", "declarations", "jump_in", "scoring")
 _FIRST = ("kind", "name", "names")
 

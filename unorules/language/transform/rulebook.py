@@ -480,6 +480,16 @@ class ToIR(ActionIR, ExprIR):
     def hook_reaction(self, meta, c):
         return "reaction"
 
+    def replace_copies(self, meta, c):
+        count, face, with_ = c
+        if isinstance(face, tuple):
+            self.problems.append(Diagnostic("U0404", "`replace` takes copies of one card kind, not a range", self.file,
+                                            face[2], "a range", "write one `replace` per kind"))
+            face = str(face[0])
+        d = self.node(meta, count=count, face=face, with_=with_)
+        d["with"] = d.pop("with_")
+        return self._item("replace_copies", d, meta)
+
     def remove_hook(self, meta, c):
         kind, name = c
         return self._item("remove_hooks", self.node(meta, kind=kind, name=name), meta)
