@@ -418,6 +418,17 @@ def test_the_house_rules_constructs_play_the_engine_s_games(agents):
     same_games(RunSpec(str(DATA / "house_rules.uno"), players=3, rounds="single", agents=agents), games=30)
 
 
+@pytest.mark.parametrize("source, include, with_", [
+    ("official", ("lazy_scoring",), ()),                 # `no points`, one round
+    ("official", ("average_scoring",), ()),              # `winner scores EXPR`, shipped
+    ("official", (), ("three_blanks",)),                 # `replace N × KIND with NAME`
+    ("attack", (), ()),                                  # `repeat until ... at most N` and `let`, shipped
+])
+def test_the_shipped_files_of_issue_29_play_the_engine_s_games(source, include, with_):
+    same_games(RunSpec(source, include=include, with_=with_, players=3, rounds="single", agents=("random",)),
+               games=20)
+
+
 def test_a_skipped_turn_ends_a_value_kept_until_the_next_turn_as_in_the_engine(tmp_path):
     """A skipped turn is that player's turn (turns.advance): generated code clears the values kept
     until it the same way (tests/scenarios/language/lifetimes.yaml pins the engine's)."""
@@ -629,15 +640,36 @@ def test_attacks_answered_back_and_forth_without_end_stall_the_round_in_both(tmp
     assert any(play_one(game, spec, i).outcome == "stalled" for i in range(6))
 
 
-@pytest.mark.parametrize("source, with_, reason", [
-    ("official", ("double_next_draw",), "an `on attacked` rule"),
-    ("official", ("lucky_charm",), "the place in front of players"),
-    ("official", ("last_of_a_color",), "a table-wide play rule (`play only when`, `may play on anything when`)"),
-    (str(ROOT / "tests" / "data" / "table_rules.uno"), (), "an `on attacked` rule"),
-])
-def test_constructs_the_generator_leaves_to_the_engine_name_their_reason(source, with_, reason):
+LEFT_TO_THE_ENGINE = [
+    ("on attacked if penalty > 0: double penalty", "an `on attacked` rule"),
+    ("on play of wild: put card in front of me", "the place in front of players"),
+    ("play only when card.color != red or me.hand.size > 2",
+     "a table-wide play rule (`play only when`, `may play on anything when`)"),
+    ("may play on anything when me.hand.size == 1",
+     "a table-wide play rule (`play only when`, `may play on anything when`)"),
+    ("turn { may pass }", "`may pass`"),
+    ("false uno call: draw 2", "a false call's price (`false uno call: ...`)"),
+    ("turn { when the draw pile runs out: new deck }", "a fresh deck when the piles are spent (`new deck`)"),
+    ("flag hot reset at next turn\non play of 0: set hot\non draw if hot: draw 1",
+     "a value kept until a player's next turn begins (`reset at next turn`)"),
+    ("on play if me.hand.count(c where c.color == card.color) > 2: draw 1",
+     "a method that names its card (`count(c where ...)`)"),
+    ("remove scoring target\nscoring { no points\nrounds 3 }",
+     "a match of rounds won without points (`no points` with `rounds`)"),
+]
+
+
+@pytest.mark.parametrize("rule, reason", LEFT_TO_THE_ENGINE)
+def test_constructs_the_generator_leaves_to_the_engine_name_their_reason(tmp_path, rule, reason):
     from unorules.codegen.generator import coverage
-    game = make_game(RunSpec(source, with_=with_, players=4))
-    assert coverage(game, ("random",) * 4) == reason
-    base = make_game(RunSpec(source if with_ else "classic", players=4))
-    assert coverage(base, ("random",) * 4) is None          # without the construct, the code is generated
+    path = tmp_path / "rule.uno"
+    path.write_text(f'rulebook rule "x"\nextends classic\n{rule}\n')
+    assert coverage(make_game(RunSpec(str(path), players=4)), ("random",) * 4) == reason
+    assert coverage(make_game(RunSpec("classic", players=4)), ("random",) * 4) is None
+
+
+@pytest.mark.parametrize("module", ["double_next_draw", "shield", "lucky_charm", "red_lock", "last_of_a_color"])
+def test_the_shipped_custom_cards_the_generator_leaves_name_a_reason(module):
+    from unorules.codegen.generator import coverage
+    reason = coverage(make_game(RunSpec("official", with_=(module,), players=4)), ("random",) * 4)
+    assert reason in {r for _, r in LEFT_TO_THE_ENGINE}

@@ -56,6 +56,11 @@ deck {
   per color: 1 × thief
 }
 
+# an answer that doubles the penalty: a draw two on a draw two doubles it and passes it on
+react to draw_two with draw_two:
+  double penalty
+  pass attack to next
+
 # jumping in by anyone: the card's own player may jump in on it with its twin, after the others
 jump in by anyone
 

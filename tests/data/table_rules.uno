@@ -9,6 +9,13 @@ extends classic
 flag numbers_only reset after next turn
 flag drew per player reset at next turn
 
+# turn options other engines have: a turn may end without a play or a draw; a false UNO call
+# costs two cards; a fresh deck when the draw pile and the discards are both spent
+turn {
+  may pass
+  when the draw pile runs out: new deck
+}
+
 # an attack hook: a player on their last card passes any attack on to the player after them
 on attacked if target.hand.size == 1 and penalty > 0:
   add 1
@@ -28,3 +35,5 @@ on play of wild: set numbers_only
 on draw: set drew
 
 play only when not numbers_only or card is number or me.drew
+
+false uno call: draw 2

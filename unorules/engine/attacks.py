@@ -30,8 +30,7 @@ def attack_window(s: State, atk: Attack):
                                                 "attacker": atk.attacker, "penalty": atk.penalty}):
                     seen.add(faces[c])
                     opts.append(Action("respond", c, False))
-                    decl = s.game.declaration
-                    if decl is not None and len(s.hands[t]) - 1 == decl[1]:
+                    if s.game.offers_call(len(s.hands[t]) - 1):
                         opts.append(Action("respond", c, True))
     if opts:
         opts.sort(key=lambda a: (faces[a.value], a.call))

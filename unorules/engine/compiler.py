@@ -108,7 +108,7 @@ class Compiler:
                         face(c, k.id)
         setup = ir.get("setup", {})
         turn = {"draw_until_playable": False, "draw_only_when_stuck": False, "drawn_card": "may_play",
-                "multi_play": False, "turn_cap": 10000, **ir.get("turn", {})}
+                "multi_play": False, "turn_cap": 10000, "may_pass": False, "new_deck": False, **ir.get("turn", {})}
         if isinstance(turn["drawn_card"], dict):
             turn["drawn_card_when"] = self.expr(turn["drawn_card"]["must_play_when"])
             turn["drawn_card"] = "must_play"
@@ -159,6 +159,7 @@ class Compiler:
             plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
             wild_kind=[k.wild for k in kinds], counters=list(ir.get("counters", [])),
             uses_front=mentions(ir, FRONT_ACTIONS, {"front"}),
+            false_calls={f["name"]: self.actions(f["actions"]) for f in ir.get("false_calls", [])},
             play_only_when=self.play_rule(ir, "play_only_when", all),
             play_on_anything_when=self.play_rule(ir, "play_on_anything_when", any),
             teams=ir.get("teams"), piles=list(ir.get("piles", ["discard"])), out_of_turn=ir.get("out_of_turn", "nearest"),

@@ -54,6 +54,8 @@ class Game(GameSpaces):
             raise RuleRuntimeError(f"the sides' decks have different sizes ({', '.join(map(str, sorted(sizes)))}): "
                                    "double-faced cards need as many faces on each side")
         self.declaration = rules.declarations[0] if rules.declarations else None
+        # `false uno call: ACTIONS`: the call is offered with more cards too, and costs these
+        self.false_call = rules.false_calls.get(self.declaration[0]) if self.declaration else None
         self._action_space = self._observation_layout = None     # spaces.py: built when first asked for
         self._actions: dict = {}             # (card count, side) -> the play actions of every card
         self._deck_faces = None              # the deck's faces per side, when every game has the same
@@ -78,6 +80,13 @@ class Game(GameSpaces):
                        for when in ("turn", "round", "next_turn", "at_next_turn")}
         self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"] or self.resets["at_next_turn"])
         self.round_resets = [c for c in rules.counters if c.get("reset")]       # all, at round start
+
+    def offers_call(self, left: int, on_turn: bool = False) -> bool:
+        """Is the call (UNO) offered with a play that leaves `left` cards? At the declaration's
+        count; and above it, with a play of the turn (a card drawn, `may play`), where a false call
+        has a price (paid at the play's end, turns.end_play)."""
+        d = self.declaration
+        return d is not None and (left == d[1] or (on_turn and self.false_call is not None and left > d[1]))
 
     def __reduce__(self):
         """A game pickles as its merged rulebook and settings; it is compiled again when loaded."""

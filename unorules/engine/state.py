@@ -36,6 +36,8 @@ class State(Table, StateViews, StateSpaces):
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.draw_pile: list[int] = []
         self.aside: list[int] = []                 # cards set aside: out of play until the round ends
+        self.new_decks = 0                         # fresh decks opened (table.new_deck)
+        self.false_caller = None                   # who called falsely in the play under way (turns.end_play)
         self.fronts: list[list[int]] = [[] for _ in range(n)]   # seat -> cards in front of them, face up (fronts.py)
         self.card_faces: list[list[int]] = []      # side -> card -> face
         self.side = 0

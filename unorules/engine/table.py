@@ -5,7 +5,7 @@ Nothing here knows a card: cards are ints whose faces, kinds and effects come fr
 from __future__ import annotations
 
 from unorules.errors import RuleRuntimeError
-from .types import MAX_DRAW, NO_COLOR, Action  # noqa: F401 (MAX_DRAW, Action: re-exported)
+from .types import MAX_DRAW, MAX_NEW_DECKS, NO_COLOR, Action  # noqa: F401 (MAX_DRAW, Action: re-exported)
 
 MATCH_ANY, MATCH_RULE = 1, 2         # play_options' match bits (Game.face_mask)
 
@@ -136,23 +136,44 @@ class Table:
             cards[i], cards[j] = cards[j], cards[i]
 
     def reshuffle(self):
-        """An empty draw pile is refilled with the discard piles' cards, each pile's top card left."""
+        """An empty draw pile is refilled with the discard piles' cards, each pile's top card left
+        (or, with `when the draw pile runs out: new deck`, from a fresh deck when they hold none)."""
         if len(self.piles) == 1:
             if len(self.discard) <= 1:
-                return False
+                return self.rules.turn["new_deck"] and self.new_deck()
             top = self.discard.pop()
             self.draw_pile[:0] = self.discard
             self.discard[:] = [top]
         else:
             under = [c for pile in self.piles for c in pile[:-1]]
             if not under:
-                return False
+                return self.rules.turn["new_deck"] and self.new_deck()
             self.draw_pile[:0] = under
             for pile in self.piles:
                 del pile[:-1]
         self.shuffle(self.draw_pile)
         self.counts["reshuffles"] += 1
         self.emit("reshuffle", size=len(self.draw_pile))
+        return True
+
+    def new_deck(self) -> bool:
+        """A fresh box, shuffled, becomes the draw pile: its cards are new cards of the game (the
+        card tables grow, made anew: they are no longer the game factory's shared ones), at most
+        MAX_NEW_DECKS a game."""
+        rules = self.rules
+        if self.new_decks >= MAX_NEW_DECKS or not rules.deck[0]:
+            return False
+        self.new_decks += 1
+        per_side = [list(d) for d in rules.deck]
+        start = self.ncards
+        self.card_faces = [faces + side for faces, side in zip(self.card_faces, per_side)]
+        self.ncards = len(self.card_faces[0])
+        self.shares_deck = False
+        self._own_tables = {}
+        self.set_side(self.side)
+        self.draw_pile[:0] = range(start, self.ncards)
+        self.shuffle(self.draw_pile)
+        self.emit("new_deck", size=self.ncards - start)
         return True
 
     def set_color(self, c):
@@ -213,8 +234,7 @@ class Table:
             legal = [c for c in legal if cmask[c] != MATCH_RULE or self.matches(p, c)]
         if self.rules.play_only_when is not None or self.rules.play_on_anything_when is not None:
             legal = self.table_rules(p, hand, legal)
-        decl = self.game.declaration
-        table = opts_call if decl is not None and len(self.hands[p]) - 1 == decl[1] else opts
+        table = opts_call if self.game.offers_call(len(self.hands[p]) - 1, on_turn=True) else opts
         out = [a for c in legal for a in table[c]]
         if multi and cards is None:
             out += self.multi_play_options(p, [a.value for a in out if not a.call])
@@ -257,7 +277,6 @@ class Table:
         up to four cards (the last one's color becomes current)."""
         from itertools import permutations
         faces = self.card_faces[self.side]
-        decl = self.game.declaration
         out, seen = [], set()
         for c in starts:
             same = [x for x in self.hands[p] if x != c and self.ckind[x] == self.ckind[c]]
@@ -269,7 +288,7 @@ class Table:
                     seen.add(key)
                     cards = (c,) + rest
                     out.append(Action("play_many", cards, False))
-                    if decl is not None and len(self.hands[p]) - len(cards) == decl[1]:
+                    if self.game.offers_call(len(self.hands[p]) - len(cards), on_turn=True):
                         out.append(Action("play_many", cards, True))
         out.sort(key=lambda a: (tuple(faces[x] for x in a.value), a.call))
         return out
@@ -311,4 +330,7 @@ class Table:
                     self.emit("uno", player=p)
                 else:
                     self.exposed.append(p)
+            elif call and len(self.hands[p]) > decl[1] and game.false_call is not None:
+                self.emit("false_call", player=p, name=decl[0])       # its price: at the play's end (turns.end_play)
+                self.false_caller = p
         return legal

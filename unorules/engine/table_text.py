@@ -81,7 +81,7 @@ def narrate(s, ev, you_seat) -> str | None:
             return f"The discard pile{pile} is cleared: {ev['count']} cards go under the draw pile"
         return f"{who().capitalize()} {verb('player', 'take', 'takes')} the discard pile{pile}: {ev['count']} cards"
     if t == "pass":
-        return f"{who().capitalize()} {verb('player', 'play', 'plays')} no more"
+        return f"{who().capitalize()} {verb('player', 'pass', 'passes')}"
     if t in ("swap_hands", "swap_seats"):
         what = "hands" if t == "swap_hands" else "seats"
         return f"{who().capitalize()} {verb('player', 'swap', 'swaps')} {what} with {seat_name(s, ev['other'], you_seat)}"
@@ -98,6 +98,10 @@ def narrate(s, ev, you_seat) -> str | None:
         return f"{who().capitalize()} {verb('player', 'give', 'gives')} their hand to {seat_name(s, ev['to'], you_seat)}"
     if t == "reveal":
         return f"Revealed: {ev['card']}"
+    if t == "false_call":
+        return f"{who().capitalize()} called \"{ev['name'].upper()}!\" with more cards than that: a false call"
+    if t == "new_deck":
+        return f"The piles are spent: a fresh deck of {ev['size']} cards becomes the draw pile"
     if t == "front":
         return f"{ev['card']} is put in front of {seat_name(s, ev['player'], you_seat)}"
     if t == "discard_front":

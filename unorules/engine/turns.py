@@ -6,7 +6,7 @@ from __future__ import annotations
 from .primitives import _draw_until
 from .rounds import end_round
 from .state import State
-from .types import DRAW, KEEP, MAX_GAME_TURNS, Action, Decision
+from .types import DRAW, KEEP, MAX_GAME_TURNS, PASS, Action, Decision
 
 
 def advance(s: State):
@@ -102,6 +102,8 @@ def turn_decision(s: State, p):
     opts = s.play_options(p)
     if not (opts and s.game.draw_only_when_stuck):
         opts.append(DRAW)
+    if s.rules.turn["may_pass"]:
+        opts.append(PASS)
     s.decision = Decision("turn", p, opts, _turn_answer, p)
 
 
@@ -113,6 +115,9 @@ def _turn_answer(s: State, p, a: Action):
         play_card(s, p, a.value, a.call, a.color)
     elif a.kind == "play_many":
         play_many(s, p, a.value, a.call)
+    elif a.kind == "pass":                       # `may pass`: the turn ends without a play or a draw
+        s.emit("pass", player=p)
+        advance(s)
     else:
         turn_draw(s, p)
 
@@ -205,8 +210,7 @@ def jump_window(s: State, p, card, env, i):
 
 def _jump_options(s, q, cond):
     opts, seen = [], set()
-    decl = s.game.declaration
-    calls = decl is not None and len(s.hands[q]) - 1 == decl[1]
+    calls = s.game.offers_call(len(s.hands[q]) - 1)
     fused = s.rules.fused_color
     for c in sorted(s.hands[q], key=s.face_of):
         f = s.face_of(c)
@@ -237,8 +241,7 @@ def play_options_for_extra(s: State, p, where, env, any_card):
         faces = s.card_faces[s.side]
         cards = list({faces[c]: c for c in reversed(s.hands[p])}.values())
         opts, opts_call = s._match[2], s._match[3]
-        decl = s.game.declaration
-        table = opts_call if decl is not None and len(s.hands[p]) - 1 == decl[1] else opts
+        table = opts_call if s.game.offers_call(len(s.hands[p]) - 1) else opts
         acts = [a for c in cards for a in table[c]]      # on the pile in use: it matches nothing
         if s.several_piles:
             acts = [a._replace(pile=s.pile) for a in acts]
@@ -299,8 +302,7 @@ def any_time_window(s: State, p, i):
             if rule is not None and not rule(s, {"me": q, "@who": q, "card": c, "turn_player": p}):
                 continue
             colors = s.rules.side_colors[s.side] if s.rules.fused_color[k] else (None,)
-            decl = s.game.declaration
-            calls = (False, True) if decl is not None and len(s.hands[q]) - 1 == decl[1] else (False,)
+            calls = (False, True) if s.game.offers_call(len(s.hands[q]) - 1) else (False,)
             opts += [Action("any_time", c, call, col) for col in colors for call in calls]
         if opts:
             opts.sort(key=lambda a: (s.face_of(a.value), a.color or 0, a.call))
@@ -337,6 +339,11 @@ def _after_any_time(s: State, p, q, i):
 
 
 def end_play(s: State, p):
+    if s.false_caller is not None:           # a false call's price, after the card's rules
+        q, s.false_caller = s.false_caller, None
+        s.push(end_play, p)
+        s.push_actions(s.game.false_call, {"me": q, "@who": q})
+        return
     hands = s.hands
     if not (hands[p] and all(hands)):        # someone may have gone out (seats out of the round hold nothing)
         if went_out(s, p):
@@ -372,9 +379,9 @@ def went_out(s: State, p) -> bool:
 
 
 def catch_window(s: State, exposed, i):
+    decl = s.game.declaration
     while exposed:
         x = exposed[0]
-        decl = s.game.declaration
         if x not in s.exposed or len(s.hands[x]) != decl[1]:
             exposed.pop(0)
             i = 0

@@ -12,6 +12,7 @@ CHANCE = -1                 # current_player() at a chance node
 TERMINAL = -2               # current_player() when the game is over
 MAX_DRAW = 500              # cards one action may draw
 MAX_TRIGGER_DEPTH = 32
+MAX_NEW_DECKS = 10           # fresh decks one game may open (`when the draw pile runs out: new deck`)
 MAX_GAME_TURNS = 1_000_000  # turns in one game, over all its rounds: a longer game is `stalled`
 MAX_TURN_DECISIONS = 10_000  # an agent's decisions in one turn: more (answers that answer each other) is `stalled`
 MAX_STEPS = 200_000         # the engine's steps between two decisions: more is a rule that runs away
@@ -27,6 +28,7 @@ class Action(NamedTuple):
 
 DRAW = Action("draw", None)
 KEEP = Action("keep", None)
+PASS = Action("pass", None)           # a turn ended without a play or a draw (`may pass`), or a `may play` declined
 
 
 class Decision:

@@ -83,7 +83,7 @@ class StateViews:
             return f"{verb} {self.card_name(v)}{color}{pile}" + (
                 " and call " + self.game.declaration[0].upper() if a.call else "")
         if k == "pass":
-            return "play no more"
+            return "pass" if self.decision is not None and self.decision.kind == "turn" else "play no more"
         if k == "color":
             return f"color {self.rules.color_names[v]}"
         if k == "player":

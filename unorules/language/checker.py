@@ -120,6 +120,12 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
             self.expect(r["when"], "bool", self.scope(card=True))
         for d in ir.get("declarations", []):
             self.actions(d["actions"], self.scope(), "declaration")
+        declared = [d["name"] for d in ir.get("declarations", [])]
+        for f in ir.get("false_calls", []):
+            if f["name"] not in declared:
+                self.error("U0201", f"no call `{f['name']}` is declared", f, "name", "not declared",
+                           did_you_mean(f["name"], declared) or f"declare it: `declare {f['name']} at 1 card: draw 2`")
+            self.actions(f["actions"], self.scope(), "declaration")
         sc = ir.get("scoring", {})
         if sc.get("method") == "no_points":
             for key, word in (("target", "target"), ("eliminate_above", "eliminate above")):

@@ -383,7 +383,8 @@ class _Format:
                 ("drawn_card", drawn), ("multi_play", "play same face together"),
                 ("turn_cap", f"cap {t.get('turn_cap')} turns"),
                 ("draw_with", lambda: self.block(Line("  draw with", self.start(t, "draw_with")), t["draw_with"], "  ")),
-                ("draw_up_to", f"draw up to {t.get('draw_up_to')} cards")]))
+                ("draw_up_to", f"draw up to {t.get('draw_up_to')} cards"), ("may_pass", "may pass"),
+                ("new_deck", "when the draw pile runs out: new deck")]))
         for r in ir.get("reactions", []):
             cond = f" if {expr(r['if'])}" if "if" in r else ""
             named = f" as {r['name']}" if "name" in r else ""
@@ -409,6 +410,8 @@ class _Format:
         for r in ir.get("play_rules", []):
             head_ = "play only when" if r["kind"] == "play_only_when" else "may play on anything when"
             paras.append([Line(f"{head_} {expr(r['when'])}", self.start(r))])
+        for f in ir.get("false_calls", []):
+            paras.append(self.after_colon(Line(f"false {f['name']} call", self.start(f)), f["actions"], ""))
         if "jump_in" in ir:
             when = f" when {expr(ir['jump_in']['when'])}" if "when" in ir["jump_in"] else ""
             by = " by anyone" if ir["jump_in"].get("by") == "anyone" else ""

@@ -458,9 +458,10 @@ def _apply(merged: dict, own: dict, asm: _Assembler, included: bool = False):
     for key in ("play_rules", "reactions", "triggers"):
         if own.get(key):
             merged.setdefault(key, []).extend(own[key])
-    for decl in own.get("declarations", []):
-        decls = merged.setdefault("declarations", [])
-        decls[:] = [d for d in decls if d["name"] != decl["name"]] + [decl]
+    for key in ("declarations", "false_calls"):       # by name: a later one replaces an earlier one
+        for decl in own.get(key, []):
+            decls = merged.setdefault(key, [])
+            decls[:] = [d for d in decls if d["name"] != decl["name"]] + [decl]
     if "include" in own:
         merged.setdefault("include", [])
         merged["include"] = list(dict.fromkeys(merged["include"] + own["include"]))

@@ -17,7 +17,7 @@ from unorules.errors import Diagnostic, RulebookError
 # `name` and `names` first and the rest in alphabetical order
 TOP_ORDER = ("kind", "name", "title", "extends", "for", "include", "players", "colors", "sides", "pair_sides",
              "options", "cards", "replace_copies", "remove_cards", "deck", "setup", "turn", "play_rules", "reactions",
-             "triggers", "remove_hooks", "replace_hooks", "declarations", "jump_in", "scoring")
+             "triggers", "remove_hooks", "replace_hooks", "declarations", "false_calls", "jump_in", "scoring")
 _FIRST = ("kind", "name", "names")
 
 

@@ -49,11 +49,13 @@ def _answer(s: State, d, key, entry) -> Action:
     v = entry[key]
     call = bool(entry.get("uno", False))
     if key in ("play", "respond", "jump_in"):
+        if v is False and key == "play" and d.kind == "turn" and any(a.kind == "pass" for a in d.options):
+            return next(a for a in d.options if a.kind == "pass")          # `may pass`
         if v is False and (key != "play" or d.kind in ("any_time", "play_more")):
             return next(a for a in d.options if a.value is None)
         if isinstance(v, bool):
             raise _Reject("`play: false` declines only a play the rulebook offers (`may play`, a card playable at any "
-                          "time); name a card, or draw")
+                          "time, a turn with `may pass`); name a card, or draw")
         if isinstance(v, list):
             if len(v) == 1:
                 v = v[0]

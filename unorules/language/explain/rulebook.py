@@ -177,6 +177,11 @@ def explain(rulebook, card: str | None = None) -> str:
         lines.append(f"Or draw ({stuck}): keep drawing until a playable card comes.")
     else:
         lines.append(f"Or draw one card ({stuck}).")
+    if turn.get("may_pass"):
+        lines.append("Or pass: your turn ends without playing or drawing.")
+    if turn.get("new_deck"):
+        lines.append("When the draw pile runs out and the discard pile cannot refill it, a fresh deck (another box, "
+                     "shuffled) becomes the draw pile; its cards stay in the game (up to 10 fresh decks a game).")
     drawn = turn.get("drawn_card", "may_play")
     if isinstance(drawn, dict):
         lines.append(f"A playable drawn card is played at once when {w.expr(drawn['must_play_when'])}; "
@@ -196,6 +201,10 @@ def explain(rulebook, card: str | None = None) -> str:
                   f"When you play down to {n} card{'s' if n != 1 else ''}, call \"{d['name'].upper()}!\". If you forget and "
                   f"another player catches you before the next player begins their turn, "
                   f"{w.actions(d['actions'], 'you')}. A wrong accusation costs nothing."]
+        false = next((f for f in ir.get("false_calls", []) if f["name"] == d["name"]), None)
+        if false is not None:
+            lines.append(f"Calling \"{d['name'].upper()}!\" with a play that leaves more than {n} card{'s' if n != 1 else ''} "
+                         f"is a false call: after the card's own rules, {w.actions(false['actions'], 'you')}.")
     if ir.get("counters"):
         lines += ["", "## What the table keeps track of", ""]
         for c in ir["counters"]:

@@ -300,7 +300,7 @@ class Words:
         k = a["kind"]
         if k == "group":
             return (f"for {s}: " if "subject" in a else "") + self.block(a["actions"], "they" if "subject" in a else S)
-        if "subject" in a and k in ("if", "chance"):       # a block runs once for each of its subjects
+        if "subject" in a and k in ("if", "chance", "repeat"):     # a block runs once for each of its subjects
             inner = {key: v for key, v in a.items() if key != "subject"}
             return f"for {s}: {self._said(inner, 'they', 'they')}"
         v = lambda base, third: f"{s} {self.verb(s, base, third)}"   # noqa: E731

@@ -362,6 +362,8 @@ class ToIR(ActionIR, ExprIR):
 
     turn_draw_until_playable = _flag("draw_until_playable", True)
     draw_only_when_stuck = _flag("draw_only_when_stuck", True)
+    may_pass = _flag("may_pass", True)
+    new_deck = _flag("new_deck", True)
     drawn_card_may_play = _flag("drawn_card", "may_play")
 
     def drawn_card_must_play(self, meta, c):
@@ -511,6 +513,10 @@ class ToIR(ActionIR, ExprIR):
             d["if"] = cond
         d["actions"] = actions
         return self._item("triggers", d, meta)
+
+    def false_call(self, meta, c):
+        name, actions = c
+        return self._item("false_calls", self.node(meta, name=name, actions=actions), meta)
 
     def declare(self, meta, c):
         name, at, actions = c
