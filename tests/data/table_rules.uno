@@ -34,6 +34,15 @@ on play of wild: set numbers_only
 
 on draw: set drew
 
+# an open hand: the next player after a reverse plays with an open hand until their next turn
+# ends, and so does the player a skip skips (the skipped turn counts: theirs is shown no more); a
+# player who plays a wild draw four shows theirs until the round ends
+on play of reverse: next shows hand until next turn ends
+
+on play of skip: next shows hand until next turn ends
+
+on play of wild_draw_four: shows hand until round ends
+
 play only when not numbers_only or card is number or me.drew
 
 false uno call: draw 2

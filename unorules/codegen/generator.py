@@ -120,6 +120,7 @@ def check_covered(game):
                           ("an `on attacked` rule", "attacked" in r.triggers),
                           ("the place in front of players", r.uses_front),
                           ("`may pass`", r.turn["may_pass"]),
+                          ("an open hand (`shows hand until ...`)", r.open_hands),
                           ("a false call's price (`false uno call: ...`)", bool(r.false_calls)),
                           ("a fresh deck when the piles are spent (`new deck`)", r.turn["new_deck"]),
                           ("a table-wide play rule (`play only when`, `may play on anything when`)",

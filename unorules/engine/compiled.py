@@ -79,6 +79,7 @@ class Compiled:
     wild_kind: list[bool] = field(default_factory=list)     # kind -> wild
     counters: list[dict] = field(default_factory=list)      # counter and flag declarations
     false_calls: dict = field(default_factory=dict)   # call name -> the actions a false call costs
+    open_hands: bool = False              # some rule shows a hand to every player (`shows hand until ...`)
     uses_front: bool = False              # some rule puts cards in front of players or reads `P.front`
     play_only_when: object = None         # the table's `play only when` rules, all of them (card bound), or None
     play_on_anything_when: object = None  # `may play on anything when`: any of them widens matching, or None

@@ -159,6 +159,7 @@ class Compiler:
             plain_match=[k.playable is None and (k.legal is None or k.challenge is not None) for k in kinds],
             wild_kind=[k.wild for k in kinds], counters=list(ir.get("counters", [])),
             uses_front=mentions(ir, FRONT_ACTIONS, {"front"}),
+            open_hands=mentions(ir, {"show_hand"}),
             false_calls={f["name"]: self.actions(f["actions"]) for f in ir.get("false_calls", [])},
             play_only_when=self.play_rule(ir, "play_only_when", all),
             play_on_anything_when=self.play_rule(ir, "play_on_anything_when", any),
@@ -352,6 +353,8 @@ class Compiler:
             ex["owner"] = self.expr(a["hand"]["of"])
         elif k == "discard_all":
             kw = dict(by_kind=id(a) in self.rb.kind_actions)
+        elif k == "show_hand":
+            kw = dict(until=a["until"])
         elif k == "put_in_front":
             ex["card"] = self.expr(a["card"])
         elif k in ("discard_from_front", "move_to_hand"):

@@ -78,7 +78,8 @@ class Game(GameSpaces):
         self.draw_only_when_stuck = rules.turn["draw_only_when_stuck"]
         self.resets = {when: [c for c in rules.counters if c.get("reset") == when]
                        for when in ("turn", "round", "next_turn", "at_next_turn")}
-        self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"] or self.resets["at_next_turn"])
+        self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"] or self.resets["at_next_turn"]
+                                or rules.open_hands)
         self.round_resets = [c for c in rules.counters if c.get("reset")]       # all, at round start
 
     def offers_call(self, left: int, on_turn: bool = False) -> bool:

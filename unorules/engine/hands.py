@@ -6,6 +6,15 @@ from __future__ import annotations
 from .types import Action
 
 
+def act_show_hand(s, env, p, ex, kw):
+    """p plays with an open hand: every player's observation shows it, until p's next turn is
+    over (`until next turn ends`: the turn serial when it was set) or the round ends (None)."""
+    if p is None:
+        return
+    s.open_hands[p] = s.turn_serial if kw["until"] == "next_turn" else None
+    s.emit("show_hand", player=p, until=kw["until"])
+
+
 def _track_exposure(s, *players):
     for q in players:
         if q in s.exposed:

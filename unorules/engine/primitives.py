@@ -500,3 +500,4 @@ def _perform_answer(s, ctx, a):
 from .hands import (  # noqa: E402,F401
     act_clear_pile, act_set_aside_pile, act_discard_all, act_exchange, act_take_pile, act_give, act_give_hand, act_look_at, act_take, _track_exposure, commit_batch)
 from .fronts import act_discard_from_front, act_move_to_hand, act_put_in_front  # noqa: E402,F401
+from .hands import act_show_hand  # noqa: E402,F401

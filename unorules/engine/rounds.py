@@ -35,6 +35,7 @@ def begin_round(s: State, shuffle: bool = True):
     s.streak = 0
     s.attack = None
     s.shown = {}
+    s.open_hands = {}
     for c in s.game.round_resets:
         s.reset_counter(c)
     s.out = list(s.eliminated)

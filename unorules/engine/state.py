@@ -37,6 +37,7 @@ class State(Table, StateViews, StateSpaces):
         self.draw_pile: list[int] = []
         self.aside: list[int] = []                 # cards set aside: out of play until the round ends
         self.new_decks = 0                         # fresh decks opened (table.new_deck)
+        self.open_hands: dict[int, int | None] = {}   # seat -> shown to all until (a turn serial, or None: the round)
         self.false_caller = None                   # who called falsely in the play under way (turns.end_play)
         self.fronts: list[list[int]] = [[] for _ in range(n)]   # seat -> cards in front of them, face up (fronts.py)
         self.card_faces: list[list[int]] = []      # side -> card -> face

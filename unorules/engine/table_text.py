@@ -98,6 +98,9 @@ def narrate(s, ev, you_seat) -> str | None:
         return f"{who().capitalize()} {verb('player', 'give', 'gives')} their hand to {seat_name(s, ev['to'], you_seat)}"
     if t == "reveal":
         return f"Revealed: {ev['card']}"
+    if t == "show_hand":
+        until = "until their next turn ends" if ev["until"] == "next_turn" else "until the round ends"
+        return f"{who().capitalize()} {verb('player', 'play', 'plays')} with an open hand {until}"
     if t == "false_call":
         return f"{who().capitalize()} called \"{ev['name'].upper()}!\" with more cards than that: a false call"
     if t == "new_deck":
@@ -187,6 +190,10 @@ def table(s, you_seat) -> str:
         shown = " · ".join(f"{seat_name(s, q, you_seat)} {_value(x)}" for q, x in enumerate(v) if x is not None) \
             if isinstance(v, list) else _value(v)
         lines.append(f"{name.replace('_', ' ').capitalize()}: {shown}")
+    for q, cards in obs.open_hands.items():
+        if q != you_seat:
+            lines.append(f"{seat_name(s, q, you_seat).capitalize()} plays with an open hand: "
+                         f"{', '.join(c.name for c in cards) or '(empty)'}")
     for q, cards in enumerate(obs.fronts):
         if cards:
             lines.append(f"In front of {seat_name(s, q, you_seat)}: {', '.join(c.name for c in cards)}")

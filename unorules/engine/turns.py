@@ -81,6 +81,10 @@ def expire_memory(s: State, p):
         elif values != empty and set_at[1] >= 0 and s.last_turn[set_at[1]] > set_at[0]:
             s.memory[name] = empty
     expire_at_turn(s, p)
+    if s.open_hands:                         # an open hand until its player's next turn is over
+        for q, at in list(s.open_hands.items()):
+            if at is not None and s.last_turn[q] > at:
+                del s.open_hands[q]
     s.last_turn[p] = s.turn_serial
 
 

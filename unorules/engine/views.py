@@ -40,6 +40,7 @@ class Observation(NamedTuple):
     tops: tuple = ()           # the top CardView of each discard pile, where the rulebook has several
     places: tuple = ()         # the seats that went out this round, in order
     fronts: tuple = ()         # seat -> [CardView]: the cards in front of each player (public), where the rules use them
+    open_hands: dict = {}      # seat -> [CardView]: the hands shown to every player (`shows hand until ...`)
 
 
 _EMPTY = MappingProxyType({})      # an observation's counters and shown hands when there are none
@@ -157,7 +158,9 @@ class StateViews:
             tops=self.tops_view() if self.several_piles else (),
             places=tuple(self.places) if self.places else (),
             fronts=tuple([views[c] or self.card_view(q, c) for c in f] for q, f in enumerate(self.fronts))
-            if self.rules.uses_front else ())
+            if self.rules.uses_front else (),
+            open_hands={q: [views[c] or self.card_view(q, c) for c in self.hands[q]] for q in sorted(self.open_hands)}
+            if self.open_hands else _EMPTY)
 
     def tops_view(self) -> tuple:
         kinds = self.rules.kinds

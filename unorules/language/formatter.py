@@ -112,7 +112,7 @@ WITH_EXPR = {"draw": ("draw", "count"), "draw_until_color": ("draw until color",
 # actions short enough for a block of one or two of them to stand on one line: `{ draw 2; lose turn }`
 FOLDABLE = set(SIMPLE) | set(WITH_EXPR) | {"pass_hands", "set_counter", "add_counter", "clear_counter", "do",
                                            "may_play", "let", "set_score", "put_in_front", "discard_from_front",
-                                           "move_to_hand"}
+                                           "move_to_hand", "show_hand"}
 
 
 class Line(NamedTuple):
@@ -212,6 +212,9 @@ class _Format:
             return [Line(f"{ind}{subj}let {a['as']} = {expr(a['value'])}", src)]
         if k == "set_score":
             return [Line(f"{ind}{subj}set score of {expr(a['target'])} to {expr(a['value'])}", src)]
+        if k == "show_hand":
+            until = "next turn ends" if a["until"] == "next_turn" else "round ends"
+            return [Line(f"{ind}{subj}shows hand until {until}", src)]
         if k == "put_in_front":
             return [Line(f"{ind}{subj}put {expr(a['card'])} in front of {expr(a['to'])}", src)]
         if k == "discard_from_front":

@@ -39,6 +39,12 @@ def compare(s: State, expect: dict, rejected: str | None) -> list[str]:
                 got = _names(s, s.fronts[seat], any("/" in c for c in cards))
                 if sorted(cards) != got:
                     diff(f"front.{seat}", sorted(cards), got)
+        elif key == "open_hands":
+            got = sorted(s.open_hands)
+            if sorted(want) != got:
+                diff("open_hands", sorted(want), got)
+            elif any(len(s.observe(q).open_hands) != len(got) for q in range(s.n)):
+                out.append("expect.open_hands: not every player's observation shows the open hands")
         elif key == "team_scores":
             for team, n in want.items():
                 got = sum(s.scores[q] for q in range(s.n) if s.team_of[q] == team)

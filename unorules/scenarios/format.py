@@ -19,7 +19,7 @@ GIVEN_KEYS = ["dealer", "hands", "front", "discard", "draw_pile", "color", "turn
               "counters", "piles"]
 EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side", "draw_pile_size", "discard_size",
                "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error", "counters",
-               "places", "round_winners", "next_dealer", "next_leader", "tops", "front", "team_scores"]
+               "places", "round_winners", "next_dealer", "next_leader", "tops", "front", "team_scores", "open_hands"]
 DECISION_KEYS = ["play", "draw", "keep", "challenge", "respond", "jump_in", "catch", "perform", "choose", "chance", "expect"]
 MODIFIERS = ["color", "target", "uno", "pile"]
 # the values a default can answer with (a decision kind not listed here takes any answer its script entry would)
@@ -44,7 +44,7 @@ EXPECT_SHAPE = {"hands": ("seats", CARDS), "hand_sizes": ("seats", "int"), "top"
                 "seats": ("seats", "int"), "eliminated": ("list", "int"), "events": ("list", ("names", "any")),
                 "error": "text", "counters": ("names", COUNTER), "places": ("list", "int"),
                 "round_winners": ("list", "int"), "next_dealer": "int", "next_leader": "int", "tops": ("names", CARD),
-                "front": ("seats", CARDS), "team_scores": ("seats", "number")}
+                "front": ("seats", CARDS), "team_scores": ("seats", "number"), "open_hands": ("list", "int")}
 ENTRY_SHAPE = {"player": "int", "play": ("or", CARD, CARDS, "bool"), "draw": "bool", "keep": "bool", "challenge": "bool",
                "respond": ("or", CARD, "bool"), "jump_in": ("or", CARD, "bool"), "catch": ("or", "int", "bool"),
                "perform": "bool", "choose": ("or", "scalar", CARDS), "chance": "scalar", "expect": EXPECT_SHAPE,

@@ -369,6 +369,11 @@ class Words:
             which = f" (one for which {self.expr(a['where'])})".replace("the card", "it") if "where" in a else ""
             return (f"{v('look', 'looks')} at the hand of {self.expr(a['from'])} and {self.verb(s, 'take', 'takes')} "
                     f"{self.count(a['count'])} of {their} choice{which} from it")
+        if k == "show_hand":
+            whose = "your" if s == "you" else "their"
+            until = f"until {whose} next turn is over (a skipped turn counts)" if a["until"] == "next_turn" \
+                else "until the round ends"
+            return f"{v('play', 'plays')} with an open hand: every player sees {whose} cards {until}"
         if k == "put_in_front":
             return f"{self.expr(a['card'])} is put in front of {self.expr(a['to'])}, face up (out of play until the round ends or a rule moves it)"
         if k in ("discard_from_front", "move_to_hand"):

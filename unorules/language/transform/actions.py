@@ -153,6 +153,12 @@ class ActionIR(Transformer):
     cancel_attack = _act("cancel_attack")
     double_penalty = _act("double_penalty")
     put_in_front = _act("put_in_front", "card", "to")
+
+    def show_hand_turn(self, meta, c):
+        return self.node(meta, kind="show_hand", until="next_turn")
+
+    def show_hand_round(self, meta, c):
+        return self.node(meta, kind="show_hand", until="round")
     discard_from_front = _act("discard_from_front", "what", "from")
     move_to_hand = _act("move_to_hand", "what", "from")
     resolve_attack = _act("resolve_attack")
