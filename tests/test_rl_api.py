@@ -103,13 +103,22 @@ def test_the_observation_tensor_never_shows_another_players_hidden_cards(name):
         p = 0
         before = s.observation_tensor(p)
         assert len(before) == game.observation_tensor_size() == game.observation_tensor_shape()[0]
-        # swap a hidden card of seat 1 with one of seat 2 (hand sizes unchanged), and with the draw pile
+        # swap a hidden card of seat 1 with one of seat 2 (hand sizes unchanged), and with the draw
+        # pile; with double-faced cards the backs are public, so only cards with the same back
+        back = s.card_faces[(s.side + 1) % len(s.card_faces)]
         t = s.clone()
-        if t.hands[1] and t.hands[2]:
-            t.hands[1][0], t.hands[2][0] = t.hands[2][0], t.hands[1][0]
-        if t.hands[3] and t.draw_pile:
-            t.hands[3][0], t.draw_pile[0] = t.draw_pile[0], t.hands[3][0]
+        swapped = 0
+        for a, b in ((t.hands[1], t.hands[2]), (t.hands[3], t.draw_pile[:-1])):
+            pair = next(((i, j) for i, x in enumerate(a) for j, y in enumerate(b)
+                         if len(s.card_faces) == 1 or back[x] == back[y]), None)
+            if pair is not None:
+                i, j = pair
+                other = t.hands[2] if b is t.hands[2] else t.draw_pile
+                a[i], other[j] = other[j], a[i]
+                swapped += 1
         assert t.observation_tensor(p) == before
+        if name != "flip":
+            assert swapped == 2
         # while a change to p's own hand shows
         u = s.clone()
         if u.draw_pile:

@@ -122,6 +122,12 @@ class ObservationLayout:
         for c in rules.counters:
             parts.append((f"counter:{c['name']}", players if c["per"] == "player" else 1))
         parts += [("shown", nf * players), ("history", HISTORY * (nf + players))]
+        if rules.uses_front:            # the cards in front of each player (public)
+            parts.append(("fronts", nf * players))
+        if rules.open_hands:            # the hands shown to everyone (`shows hand until ...`)
+            parts.append(("open_hands", nf * players))
+        if ns > 1:                      # double-faced cards: the other side of every hand and of the pile's top
+            parts += [("backs", nf * players), ("draw_pile_back", nf)]
         self.parts = parts
         self.size = sum(n for _, n in parts)
         self.offsets = {}
@@ -191,6 +197,20 @@ def observation_tensor(state, p) -> list[float]:
     for q, cards in (state.shown.get(p, {}) if state.shown else {}).items():
         for c in cards:
             out[off["shown"] + rel(q) * nf + faces[c]] += 1
+    if rules.uses_front:
+        for q, front in enumerate(state.fronts):
+            for c in front:
+                out[off["fronts"] + rel(q) * nf + faces[c]] += 1
+    for q in (state.open_hands if rules.open_hands else ()):
+        for c in state.hands[q]:
+            out[off["open_hands"] + rel(q) * nf + faces[c]] += 1
+    if len(state.card_faces) > 1:
+        backs = state.card_faces[(state.side + 1) % len(state.card_faces)]
+        for q, hand in enumerate(state.hands):
+            for c in hand:
+                out[off["backs"] + rel(q) * nf + backs[c]] += 1
+        if state.draw_pile:
+            one("draw_pile_back", backs[state.draw_pile[-1]])
     row = nf + n
     for i, (q, c) in enumerate(state.recent_plays[-HISTORY:][::-1]):
         out[off["history"] + i * row + faces[c]] = 1.0
@@ -354,9 +374,17 @@ class StateSpaces:
         others = [q for q in range(s.n) if q != player]
         pool = sorted([c for q in others for c in s.hands[q] if c not in known] + s.draw_pile)
         rng.shuffle(pool)                   # sorted first: the result depends only on which cards are unknown
+        # double-faced cards show their other side: each card dealt again has the back of the one it
+        # replaces, and the draw pile's top keeps its back (all public)
+        backs = s.card_faces[(s.side + 1) % len(s.card_faces)] if len(s.card_faces) > 1 else None
+        top_back = backs[s.draw_pile[-1]] if backs is not None and s.draw_pile else None
         slots = []                          # (cards it cannot hold, player): one for each card dealt
+        left_backs: dict = {}               # player -> the backs of their unseen cards still to deal
         for q in others:
-            unseen = sum(c not in known for c in s.hands[q])
+            unseen_cards = [c for c in s.hands[q] if c not in known]
+            unseen = len(unseen_cards)
+            if backs is not None:
+                left_backs[q] = [backs[c] for c in unseen_cards]
             parts = groups[q] if groups is not None and unseen == len(s.hands[q]) else ()
             if sum(count for count, _ in parts) != unseen:
                 parts = [(unseen, frozenset())]
@@ -364,18 +392,50 @@ class StateSpaces:
                 slots += [(out, q)] * count
         if groups is not None:
             slots.sort(key=lambda slot: -len(slot[0]))
-        new = {q: [c for c in s.hands[q] if c in known] for q in others}
-        for out, q in slots:
-            i = next((i for i, c in enumerate(pool) if c not in out), 0) if out else 0
-            new[q].append(pool.pop(i))
+        for attempt in range(REDEALS if backs is not None and groups is not None else 1):
+            if attempt:                     # the backs and the belief together: another order
+                rng.shuffle(pool)
+            dealt, rest, fits = _deal(slots, list(pool), backs, {q: list(b) for q, b in left_backs.items()})
+            if fits:
+                break
+        pool = rest
         for q in others:
-            s.hands[q] = new[q]
+            s.hands[q] = [c for c in s.hands[q] if c in known] + dealt.get(q, [])
+        if top_back is not None:
+            i = next(i for i, c in enumerate(pool) if backs[c] == top_back)
+            pool.append(pool.pop(i))
         s.draw_pile = pool
         choose_pending_gives_again(s, player, rng)
         judge_pending_plays_again(s, player)
         s.rng.seed(rng.random())
         s._seed = None                      # not a replay of any seed's history any more
         return s
+
+
+REDEALS = 20          # orders tried for a redeal that must keep the public backs and the belief both
+
+
+def _deal(slots, pool, backs, left_backs):
+    """Each slot (cards it cannot hold, player) takes the first card of `pool` it can hold; with
+    double-faced cards, only a card with one of the backs its hand still shows (one always
+    remains: the true card, or another with the same back). Returns the cards dealt per player,
+    the pool left, and whether every slot kept to what it cannot hold."""
+    dealt: dict = {}
+    fits = True
+    for out, q in slots:
+        if backs is None:
+            i = next((i for i, c in enumerate(pool) if c not in out), None) if out else 0
+        else:
+            want = left_backs[q]
+            i = next((i for i, c in enumerate(pool) if backs[c] in want and c not in out), None)
+            if i is None:
+                i = next(i for i, c in enumerate(pool) if backs[c] in want)
+                fits = False
+            want.remove(backs[pool[i]])
+        if i is None:                       # no card it can hold is left: any
+            i, fits = 0, False
+        dealt.setdefault(q, []).append(pool.pop(i))
+    return dealt, pool, fits
 
 
 def judge_pending_plays_again(s, player) -> None:

@@ -190,6 +190,10 @@ def table(s, you_seat) -> str:
         shown = " · ".join(f"{seat_name(s, q, you_seat)} {_value(x)}" for q, x in enumerate(v) if x is not None) \
             if isinstance(v, list) else _value(v)
         lines.append(f"{name.replace('_', ' ').capitalize()}: {shown}")
+    if obs.backs:                # double-faced cards: the other side of every hand and of the pile's top
+        lines.append("Backs: " + " · ".join(f"{seat_name(s, q, you_seat)} {', '.join(c.name for c in cards) or '-'}"
+                                            for q, cards in enumerate(obs.backs))
+                     + (f"   Draw pile's back: {obs.draw_pile_back.name}" if obs.draw_pile_back else ""))
     for q, cards in obs.open_hands.items():
         if q != you_seat:
             lines.append(f"{seat_name(s, q, you_seat).capitalize()} plays with an open hand: "

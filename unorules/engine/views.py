@@ -41,6 +41,8 @@ class Observation(NamedTuple):
     places: tuple = ()         # the seats that went out this round, in order
     fronts: tuple = ()         # seat -> [CardView]: the cards in front of each player (public), where the rules use them
     open_hands: dict = {}      # seat -> [CardView]: the hands shown to every player (`shows hand until ...`)
+    backs: tuple = ()          # double-faced cards: seat -> [CardView] of the other side of each card in that hand
+    draw_pile_back: CardView | None = None    # and the other side of the draw pile's top card (both public)
 
 
 _EMPTY = MappingProxyType({})      # an observation's counters and shown hands when there are none
@@ -160,7 +162,17 @@ class StateViews:
             fronts=tuple([views[c] or self.card_view(q, c) for c in f] for q, f in enumerate(self.fronts))
             if self.rules.uses_front else (),
             open_hands={q: [views[c] or self.card_view(q, c) for c in self.hands[q]] for q in sorted(self.open_hands)}
-            if self.open_hands else _EMPTY)
+            if self.open_hands else _EMPTY,
+            backs=tuple([self.back_view(c) for c in h] for h in self.hands) if len(self.card_faces) > 1 else (),
+            draw_pile_back=self.back_view(self.draw_pile[-1]) if len(self.card_faces) > 1 and self.draw_pile else None)
+
+    def back_view(self, c) -> CardView:
+        """The other side of card c (double-faced cards show it: it is public), as the side after
+        the one in play shows it; points are not judged for a side not in play (0)."""
+        other = (self.side + 1) % len(self.card_faces)
+        color, kind = self.rules.faces[self.card_faces[other][c]]
+        return CardView(c, self.rules.face_names[self.card_faces[other][c]], color, kind,
+                        self.rules.kinds[kind].wild, 0)
 
     def tops_view(self) -> tuple:
         kinds = self.rules.kinds
