@@ -6,6 +6,7 @@ each seat. A violation prints the seed and the event log to reproduce it, and th
 
     python bench/soak.py --games 1000 --players 4 --agents random,greedy
     python bench/soak.py --games 100000 --rulebooks classic,official      # the long soak
+    python bench/soak.py --rulebooks official --with shield               # a custom card or module laid on
 """
 from __future__ import annotations
 
@@ -70,6 +71,7 @@ def main():
     ap.add_argument("--rounds", default="single", choices=["single", "match", "rulebook"],
                     help="single rounds (default), or whole matches (the deal, leader and team rules between rounds)")
     ap.add_argument("--workers", type=int, default=1, help="processes; totals do not depend on it")
+    ap.add_argument("--with", dest="with_", default="", help="comma-separated modules or files laid on each rulebook")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     names = [n for n in args.rulebooks.split(",") if n] or list(shipped_names())
@@ -77,7 +79,8 @@ def main():
     failed = False
     rows = []
     for name in names:
-        spec = RunSpec(name, players=args.players, seed=args.seed, agents=agents, rounds=args.rounds)
+        spec = RunSpec(name, with_=tuple(m for m in args.with_.split(",") if m), players=args.players,
+                       seed=args.seed, agents=agents, rounds=args.rounds)
         t = time.perf_counter()
         chunk = max(1, min(2000, args.games // max(1, args.workers * 4)))
         jobs = [(spec, a, min(args.games, a + chunk)) for a in range(0, args.games, chunk)]

@@ -101,3 +101,29 @@ def test_a_match_of_a_fixed_number_of_rounds_ends_after_them():
     summary = simulate(ROOT / "tests" / "data" / "extras.uno", games=30, players=3, agents=("greedy",), rounds="match")
     assert summary["outcomes"].get("win") == 30
     assert 1 <= summary["rounds_per_game"] <= 3          # `rounds 3`, or earlier when players are out
+
+
+# issue 29's constructs: each has a docs/language.md entry (its syntax as the reference writes it)
+# and a scenario key where a state needs one (docs/scenarios.md)
+LANGUAGE_ENTRIES = ["on attacked", "double penalty", "play only when COND", "may play on anything when COND",
+                    "reset at next turn", "put C in front of P", "discard K from P.front",
+                    "move K from P.front to hand", "`P.front`", "winner scores EXPR", "`no points`",
+                    "set score of P to", "let NAME", "remove trigger", "replace trigger", "`cut`",
+                    "repeat until C at most N", "by anyone", "may pass", "false NAME call",
+                    "when the draw pile runs out: new deck", "replace N × KIND with NAME", "C is number",
+                    "shows hand until", "`backs`", "count(c where"]
+SCENARIO_KEYS = ["`front`", "`team_scores`", "`open_hands`", "given.front"]
+
+
+@pytest.mark.parametrize("syntax", LANGUAGE_ENTRIES)
+def test_each_construct_of_issue_29_has_a_language_reference_entry(syntax):
+    assert syntax in (ROOT / "docs" / "language.md").read_text(), f"docs/language.md says nothing of `{syntax}`"
+
+
+@pytest.mark.parametrize("key", SCENARIO_KEYS)
+def test_each_scenario_key_of_issue_29_is_documented_and_read(key):
+    from unorules.scenarios.format import EXPECT_KEYS, GIVEN_KEYS
+    docs = (ROOT / "docs" / "scenarios.md").read_text()
+    assert key in docs or key.split(".")[-1] in docs
+    name = key.strip("`").split(".")[-1]
+    assert name in EXPECT_KEYS or name in GIVEN_KEYS

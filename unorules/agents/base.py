@@ -77,13 +77,14 @@ class GreedyAgent(Agent):
         if d.kind in ("turn", "drawn", "play_more"):     # reads only the hand and the next hand's size
             p, views = d.player, state._views
             hand = [views[c] or state.card_view(p, c) for c in state.hands[p]]
-            return self._play(hand, len(state.hands[state.next_of(p)]), legal)
+            decl = state.game.declaration
+            return self._play(hand, len(state.hands[state.next_of(p)]), legal, decl[1] if decl else None)
         return super().act(state, legal)
 
     def choose(self, obs: Observation, legal):
         kind = obs.decision
         if kind in ("turn", "drawn", "play_more"):
-            return self._play(obs.hand, obs.hand_sizes[obs.next], legal)
+            return self._play(obs.hand, obs.hand_sizes[obs.next], legal, obs.call_at)
         if kind == "color":
             counts = {c: 0 for c in obs.colors}
             for cv in obs.hand:
@@ -123,7 +124,12 @@ class GreedyAgent(Agent):
             return next((a for a in legal if a.value is not None), legal[0])
         return legal[0]
 
-    def _play(self, hand, next_size, legal):
+    def _play(self, hand, next_size, legal, call_at=None):
+        """The best play (or, with none, the first option); a call only where it is true: the
+        play leaves `call_at` cards (a rulebook with a false call's price offers it anywhere)."""
+        if call_at is not None:
+            legal = [a for a in legal if not a.call
+                     or len(hand) - (len(a.value) if a.kind == "play_many" else 1) == call_at]
         plays = [a for a in legal if a.kind == "play"]
         if not plays:
             many = [a for a in legal if a.kind == "play_many"]

@@ -41,6 +41,7 @@ class Observation(NamedTuple):
     places: tuple = ()         # the seats that went out this round, in order
     fronts: tuple = ()         # seat -> [CardView]: the cards in front of each player (public), where the rules use them
     open_hands: dict = {}      # seat -> [CardView]: the hands shown to every player (`shows hand until ...`)
+    call_at: int | None = None # the call's count (`declare uno at 1 card`), where the rulebook has one
     backs: tuple = ()          # double-faced cards: seat -> [CardView] of the other side of each card in that hand
     draw_pile_back: CardView | None = None    # and the other side of the draw pile's top card (both public)
 
@@ -163,6 +164,7 @@ class StateViews:
             if self.rules.uses_front else (),
             open_hands={q: [views[c] or self.card_view(q, c) for c in self.hands[q]] for q in sorted(self.open_hands)}
             if self.open_hands else _EMPTY,
+            call_at=self.game.declaration[1] if self.game.declaration else None,
             backs=tuple([self.back_view(c) for c in h] for h in self.hands) if len(self.card_faces) > 1 else (),
             draw_pile_back=self.back_view(self.draw_pile[-1]) if len(self.card_faces) > 1 and self.draw_pile else None)
 
