@@ -20,6 +20,8 @@ def test_three_blanks_keep_the_box_at_its_size_with_one_copy_each():
     assert official["wild_customizable"] == 3 and blanks["wild_customizable"] == 0
     assert blanks["blank_skip_two"] == blanks["blank_everyone_draws"] == blanks["blank_swap"] == 1
     assert _box(load("official")) == official            # the base (and its cached IR) is unchanged
+    names = [c["names"][0] for c in load("official", with_=("three_blanks",)).ir["cards"]]
+    assert "wild_customizable" not in names and "blank_swap" in names    # the module's `remove card` applies
 
 
 def test_replacing_more_copies_than_the_box_holds_is_refused(tmp_path):
