@@ -68,9 +68,12 @@ def test_a_value_that_grows_past_the_bound_stops_the_game_at_its_rule(tmp_path, 
     assert f"{p}:4:" in out and "values lie within ±1,000,000,000" in out
 
 
-def test_a_negative_weight_stops_the_game_at_its_rule_and_options_are_finite():
-    code, out, err = run_cli("simulate", "fast", "--option", "cut_chance=1.5", "--games", "4", "--workers", "1")
-    assert code == 1 and "rulebooks/fast.uno:" in out and "has a weight of -0.5" in out
+def test_a_negative_weight_stops_the_game_at_its_rule_and_options_are_finite(tmp_path):
+    p = house(tmp_path, "option odds = 0.5\non turn_start: chance coin { heads weight odds {} tails weight 1 - odds {} }")
+    code, out, err = run_cli("simulate", p, "--option", "odds=1.5", "--games", "4", "--workers", "1")
+    assert code == 1 and "house.uno:" in out and "has a weight of -0.5" in out
+    code, out, err = run_cli("simulate", "fast", "--option", "cut_chance=1.5", "--games", "2")
+    assert code == 2 and "option `cut_chance` is a chance: it must lie between 0 and 1, not 1.5" in err
     for value in ("inf", "nan", "1e300", "-1e10"):
         code, out, err = run_cli("simulate", "fast", "--option", f"cut_chance={value}", "--games", "2")
         assert code in (1, 2) and "cut_chance" in err and "Traceback" not in err

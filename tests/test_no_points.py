@@ -30,3 +30,12 @@ def test_a_target_without_points_is_refused(tmp_path):
     code, _, err = run_cli("validate", p)
     assert code == 1 and "U0403" in err and "`no points` keeps no totals, so `target` can never be reached" in err
     assert "remove scoring target" in err
+
+
+def test_two_modules_that_remove_the_same_setting_compose(tmp_path):
+    p = write(tmp_path, "both.uno", 'rulebook both "x"\nextends classic\ninclude lazy_scoring, fixed_rounds\n')
+    code, _, err = run_cli("validate", p)
+    assert code == 0, err
+    q = write(tmp_path, "twice.uno", 'rulebook twice "x"\nextends classic\nremove scoring target\nremove scoring rounds\n')
+    code, _, err = run_cli("validate", q)
+    assert code == 1 and "there is no `scoring rounds` to remove" in err

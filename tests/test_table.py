@@ -37,7 +37,8 @@ def rounds_of(log):
 
 
 def test_lazy_scoring_the_next_round_is_dealt_by_the_most_points_and_led_by_the_winner():
-    spec = RunSpec("classic", include=("lazy_scoring",), players=4, agents=("greedy", "random"), rounds="match")
+    spec = RunSpec("classic", include=("lazy_scoring", "fixed_rounds"), players=4, agents=("greedy", "random"),
+                   rounds="match")
     g = make_game(spec, log_events=True)
     checked = 0
     for seed in range(12):

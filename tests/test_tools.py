@@ -88,9 +88,10 @@ def test_fmt_write_follows_a_link_to_its_file(tmp_path):
 # ---- fmt keeps comments where they were --------------------------------------------------------
 
 def test_the_new_card_template_is_fmt_clean(tmp_path):
-    for name, existing in (("wild_customizable", {"wild_customizable"}), ("boom", set())):
+    for name, existing, replace in (("wild_customizable", {"wild_customizable"}, None), ("boom", set(), None),
+                                    ("blank", {"wild_customizable"}, "wild_customizable")):
         p = tmp_path / f"{name}.uno"
-        p.write_text(new_card(name, "official", p.name, existing))
+        p.write_text(new_card(name, "official", p.name, existing, replace))
         code, _, err = run_cli("fmt", "--check", p)
         assert code == 0, err
 

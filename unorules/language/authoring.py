@@ -61,7 +61,7 @@ def new_card(name: str, base: str = "official", file: str | None = None, existin
     elif override:
         deck = ""
     else:
-        deck = ("\ndeck {\n  2 × " + name + "                 # how many are in the box\n}\n"
+        deck = ("\ndeck {\n  2 × " + name + "                 # how many are in the box\n}\n\n"
                 "# or keep the box's size: take copies of a blank card instead of the deck above\n"
                 f"# (unorules new card {name} --replace KIND): replace 1 × KIND with {name}\n")
     return CARD_TEMPLATE.format(

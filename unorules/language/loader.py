@@ -255,6 +255,7 @@ class _Assembler:
         self.keep: list = []
         self.setting_from: dict[tuple[str, str], tuple[str, object, dict]] = {}   # (block, key) -> (module, value, node)
         self.laid: set[str] = set()          # modules already laid into this rulebook: each is included once
+        self.removed: dict[int, tuple] = {}  # id(merged IR) -> (it, the (block, key) settings removed from it so far)
 
     def parse(self, path: Path) -> Parsed:
         key = file_key(path)

@@ -59,17 +59,21 @@ def lay_over(merged: dict, own: dict, asm, included: bool = False):
             asm.spans.put(block_now, asm.spans.at(own[block]))
             asm.origins[id(block_now)] = asm.origins.get(id(own[block]))
             asm.keep.append(block_now)
+    removed = asm.removed.setdefault(id(merged), (merged, set()))[1]     # (the IR kept alive: its id stays its own)
     for removal in own.get("remove_settings", []):
         block = merged.get(removal["block"], {})
         if removal["key"] not in block and merged.get("kind") == "module":
             merged.setdefault("remove_settings", []).append(removal)    # for the rulebook it is laid over
             continue
+        if removal["key"] not in block and (removal["block"], removal["key"]) in removed:
+            continue                    # two modules that both remove it (lazy_scoring and fixed_rounds)
         if removal["key"] not in block:
             asm.error("U0204", f"there is no `{removal['block']} {removal['key']}` to remove", removal, "key",
                       "not set", did_you_mean(removal["key"], block) or
                       (f"set here: {', '.join(block)}" if block else f"nothing is set in `{removal['block']}`"))
             continue
         merged[removal["block"]] = {k: v for k, v in block.items() if k != removal["key"]}
+        removed.add((removal["block"], removal["key"]))
     cards = merged.setdefault("cards", [])
     by_name = {c["names"][0]: c for c in cards}
     seen_here: set[str] = set()
