@@ -134,3 +134,76 @@ def test_the_researchers_page_examples_run(i):
         if lib in block:
             need(module)
     exec(compile(block, f"docs/researchers.md block {i}", "exec"), {})
+
+
+# ---- every adapter takes every rule (issue 30, item 2) ------------------------------------------
+def _custom_rule(engine):
+    """What `with skip_two` changes: the blank card's play skips the next two players."""
+    k = engine.rules.kinds[engine.rules.kind_by_name["wild_customizable"]]
+    return len(k.effects.get("play", ()))
+
+
+def test_rlcard_takes_every_rule_and_refuses_what_it_does_not_know(tmp_path):
+    need("rlcard")
+    from unorules.envs.rlcard import make
+    from unorules.errors import RulebookError
+    plain, custom = make("official", players=3), make("official", players=3, with_=("skip_two",))
+    assert _custom_rule(custom.engine) > _custom_rule(plain.engine)       # the custom file is played, not dropped
+    assert _custom_rule(make("official", players=3, **{"with": "skip_two"}).engine) == _custom_rule(custom.engine)
+    env = make("fast", players=4, include=["stacking"], options={"stack_limit": 8}, rounds="match", turn_cap=300)
+    assert env.engine.rules.options["stack_limit"] == 8 and env.engine.rounds == "match" and env.engine.turn_cap == 300
+    with pytest.raises(ValueError, match="no parameter `bogus`"):
+        make("official", bogus=1)
+    with pytest.raises(RulebookError, match="nope"):
+        make("official", with_=(str(tmp_path / "nope.uno"),))
+    with pytest.raises(ValueError, match="`rounds` is one of"):
+        make("official", rounds="forever")
+
+
+def test_openspiel_takes_every_rule_as_game_parameters(tmp_path):
+    pyspiel = need("pyspiel")
+    import unorules.envs.openspiel  # noqa: F401
+    game = pyspiel.load_game("unorules", {"rulebook": "official", "players": 3, "with": "skip_two",
+                                          "include": "stacking", "options": '{"stack_limit": 6}', "rounds": "single"})
+    assert _custom_rule(game.engine) > _custom_rule(pyspiel.load_game("unorules", {"players": 3}).engine)
+    assert game.engine.rules.options["stack_limit"] == 6
+    listed = pyspiel.load_game("unorules", {"players": 3, "with": '["skip_two"]'})
+    assert _custom_rule(listed.engine) == _custom_rule(game.engine)
+    with pytest.raises(Exception, match="bogus"):
+        pyspiel.load_game("unorules", {"bogus": 1})
+    with pytest.raises(Exception, match="nope"):
+        pyspiel.load_game("unorules", {"with": str(tmp_path / "nope.uno")})
+
+
+def test_pettingzoo_takes_every_rule(tmp_path):
+    need("pettingzoo")
+    from unorules.envs.pettingzoo import UnoRulesEnv
+    from unorules.errors import RulebookError
+    e = UnoRulesEnv(rulebook="official", players=3, with_=("skip_two",), rounds="single", turn_cap=500)
+    assert _custom_rule(e.game) > _custom_rule(UnoRulesEnv(rulebook="official", players=3).game)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"] and e.game.turn_cap == 500
+    with pytest.raises(TypeError, match="bogus"):
+        UnoRulesEnv(rulebook="official", bogus=1)
+    with pytest.raises(RulebookError, match="nope"):
+        UnoRulesEnv(rulebook="official", with_=(str(tmp_path / "nope.uno"),))
+
+
+def test_copies_of_states_and_games_never_compile_again(monkeypatch):
+    pyspiel = need("pyspiel")
+    import copy
+    import pickle
+    import unorules.envs.openspiel  # noqa: F401
+    import unorules.engine.compiler as compiler
+    game = pyspiel.load_game("unorules", {"rulebook": "official", "players": 3})
+    state = game.new_initial_state()
+    state.apply_action(5)                      # the deal
+    compiled = []
+    real = compiler.compile_rulebook
+    monkeypatch.setattr(compiler, "compile_rulebook", lambda *a, **k: compiled.append(1) or real(*a, **k))
+    for _ in range(3):
+        c = copy.deepcopy(state)
+        assert c.inner.game is state.inner.game
+        state.clone()
+        s = pickle.loads(pickle.dumps(state.inner))
+        assert s.game is state.inner.game and s.legal_actions() == state.inner.legal_actions()
+    assert compiled == []

@@ -89,12 +89,20 @@ class Game(GameSpaces):
         d = self.declaration
         return d is not None and (left == d[1] or (on_turn and self.false_call is not None and left > d[1]))
 
+    def __deepcopy__(self, memo):
+        """A game is shared by its copies (its rules never change once compiled; what it caches is
+        the same for every copy): a deep copy of anything that holds it never compiles again."""
+        return self
+
     def __reduce__(self):
-        """A game pickles as its merged rulebook and settings; it is compiled again when loaded."""
-        return (_game_from_ir, (self.rules.ir, dict(self.rules.options), self.players,
-                                dict(rounds=self.rounds, log_events=self.log_events, turn_cap=self.turn_cap,
-                                     perform_chance=self.perform_chance, stop_after_round=self.stop_after_round,
-                                     track_kinds=self.track_kinds)))
+        """A game pickles as its merged rulebook and settings; unpickled, it is compiled again, once
+        per process (a game pickled here is found again when unpickled here: never compiled again)."""
+        args = (self.rules.ir, dict(self.rules.options), self.players,
+                dict(rounds=self.rounds, log_events=self.log_events, turn_cap=self.turn_cap,
+                     perform_chance=self.perform_chance, stop_after_round=self.stop_after_round,
+                     track_kinds=self.track_kinds))
+        _remember(_pickle_key(*args), self)
+        return (_game_from_ir, args)
 
     def play_actions(self, n, side):
         """The play actions of cards 0..n-1, built once: without and with the call, and those that
@@ -120,7 +128,28 @@ class Game(GameSpaces):
         return s
 
 
+_UNPICKLED: dict = {}      # (the IR, options, players, settings) as JSON -> the Game made from them
+MAX_UNPICKLED = 32
+
+
+def _pickle_key(ir, options, players, settings) -> str:
+    import json
+    return json.dumps([ir, options, players, {k: sorted(v) if isinstance(v, (set, frozenset)) else v
+                                              for k, v in settings.items()}], sort_keys=True, default=repr)
+
+
+def _remember(key, game):
+    if key not in _UNPICKLED:
+        if len(_UNPICKLED) >= MAX_UNPICKLED:
+            _UNPICKLED.pop(next(iter(_UNPICKLED)))
+        _UNPICKLED[key] = game
+
+
 def _game_from_ir(ir, options, players, settings):
+    key = _pickle_key(ir, options, players, settings)
+    game = _UNPICKLED.get(key)
+    if game is not None:                   # a state or game pickled again in this process: compiled once
+        return game
     from unorules.language.checker import check
     from .compiler import compile_rulebook
     from unorules.language.loader import Rulebook
@@ -129,4 +158,6 @@ def _game_from_ir(ir, options, players, settings):
     problems = check(rb)
     if problems:
         raise RuleRuntimeError(f"the pickled rulebook no longer checks: {problems[0].message}")
-    return Game(compile_rulebook(rb, options), players, **settings)
+    game = Game(compile_rulebook(rb, options), players, **settings)
+    _remember(key, game)
+    return game

@@ -5,10 +5,23 @@ optional extra and imports its library only when used:
 - `unorules.envs.openspiel`: registers the `pyspiel` game "unorules";
 - `unorules.envs.rlcard.make(rulebook=..., players=...)`: an RLCard environment.
 
+Every adapter takes every rule (`RULE_PARAMETERS`): a rulebook, its modules (`include`), custom
+files or shipped custom cards (`with`), `options`, `players`, `rounds` and `turn_cap`, as keyword
+arguments, OpenSpiel game parameters (strings and JSON) or RLCard config keys, read by
+`game_from_parameters`; a key an adapter does not know, or a file that does not exist, is an
+error that names it, never ignored.
+
 All three sit on the core API of engine/spaces.py: the fixed action ids, the legal-action mask and
 the observation tensor of a compiled rulebook. They may use the engine and the language, never an
 agent, a run or the command line."""
 from __future__ import annotations
+
+import json
+
+_GAMES: dict = {}          # the games adapters made in this process (make_game)
+MAX_GAMES = 16
+RULE_PARAMETERS = ("rulebook", "players", "include", "with", "options", "rounds", "turn_cap")
+ROUNDS = ("single", "match", "rulebook")
 
 
 def make_game(rulebook="official", players: int = 4, include=(), with_=(), options=None, rounds="single",
@@ -20,7 +33,82 @@ def make_game(rulebook="official", players: int = 4, include=(), with_=(), optio
     from unorules.language.loader import load
     from unorules.engine import Game
     rb = load(rulebook, include=tuple(include), with_=tuple(with_))
-    return Game(compile_rulebook(rb, dict(options or {})), players, rounds=rounds, turn_cap=turn_cap)
+    # the same files (by their text), options and settings give the same game: copies of an
+    # adapter's game (OpenSpiel rebuilds a game from its parameters to copy it) never compile again
+    key = (hash(tuple(sorted(rb.files.items()))), json.dumps(options or {}, sort_keys=True, default=repr),
+           rb.name, tuple(include), tuple(map(str, with_)), players, rounds, turn_cap)
+    game = _GAMES.get(key)
+    if game is None:
+        game = Game(compile_rulebook(rb, dict(options or {})), players, rounds=rounds, turn_cap=turn_cap)
+        if len(_GAMES) >= MAX_GAMES:
+            _GAMES.pop(next(iter(_GAMES)))
+        _GAMES[key] = game
+    return game
+
+
+def _names(key, value) -> tuple:
+    """`include` and `with`: a list, or a string (one name, names separated by commas, or a JSON list)."""
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"`{key}` is not a JSON list: {e}") from None
+        else:
+            return tuple(n.strip() for n in text.split(",") if n.strip())
+    if not isinstance(value, (list, tuple)) or not all(isinstance(n, str) for n in value):
+        raise ValueError(f"`{key}` takes names or paths (a list, or a string of names separated by commas), "
+                         f"not {value!r}")
+    return tuple(value)
+
+
+def _options(value) -> dict:
+    """`options`: a mapping, or a JSON object given as a string (OpenSpiel parameters are strings)."""
+    if value is None or value == "":
+        return {}
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"`options` is not a JSON object: {e}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"`options` maps option names to values, not {value!r}")
+    return dict(value)
+
+
+def _whole(key, value, low) -> int:
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"`{key}` is a whole number, not {value!r}") from None
+    if isinstance(value, float) and value != n or n < low:
+        raise ValueError(f"`{key}` is a whole number from {low}, not {value!r}")
+    return n
+
+
+def game_from_parameters(params: dict, adapter: str, own=(), defaults=None):
+    """The Game an adapter's parameters ask for (`RULE_PARAMETERS`, `with_` as an alias of `with`),
+    beside the adapter's `own` keys (returned untouched): an unknown key is a ValueError naming it."""
+    params = dict(params)
+    if "with_" in params:
+        if "with" in params:
+            raise ValueError("give `with` or `with_`, not both")
+        params["with"] = params.pop("with_")
+    unknown = [k for k in params if k not in RULE_PARAMETERS and k not in own]
+    if unknown:
+        raise ValueError(f"{adapter} has no parameter `{unknown[0]}`: it takes "
+                         + ", ".join(f"`{k}`" for k in (*RULE_PARAMETERS, *own)))
+    p = {**(defaults or {}), **{k: v for k, v in params.items() if v is not None}}
+    rounds = str(p.get("rounds", "single"))
+    if rounds not in ROUNDS:
+        raise ValueError(f"`rounds` is one of {', '.join(ROUNDS)}, not {rounds!r}")
+    turn_cap = p.get("turn_cap")
+    return make_game(str(p.get("rulebook", "official")), _whole("players", p.get("players", 4), 2),
+                     _names("include", p.get("include")), _names("with", p.get("with")), _options(p.get("options")),
+                     rounds=rounds, turn_cap=None if turn_cap in (None, "") else _whole("turn_cap", turn_cap, 1))
 
 
 def resolve_chance(state, rng) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from . import make_game
+from . import game_from_parameters
 
 DEALS = 1000                      # the deal's chance outcomes: seeds 0..DEALS-1
 MAX_GAME_LENGTH = 100_000         # decisions; a round longer than `turn_cap` turns ends stalled before it
@@ -29,14 +29,16 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=10, min_num_players=2,
     provides_information_state_string=False, provides_information_state_tensor=False,
     provides_observation_string=True, provides_observation_tensor=True,
-    parameter_specification={"rulebook": "official", "players": 4, "turn_cap": 2000})
+    # every rule, as strings where OpenSpiel has no list or mapping: `include` and `with` names
+    # separated by commas (or a JSON list), `options` a JSON object
+    parameter_specification={"rulebook": "official", "players": 4, "include": "", "with": "", "options": "",
+                             "rounds": "single", "turn_cap": 2000})
 
 
 class UnoRulesGame(pyspiel.Game):
     def __init__(self, params=None):
         params = dict(params or {})
-        self.engine = make_game(str(params.get("rulebook", "official")), int(params.get("players", 4)),
-                                turn_cap=int(params.get("turn_cap", 2000)))
+        self.engine = game_from_parameters(params, "the OpenSpiel game `unorules`", defaults={"turn_cap": 2000})
         n = self.engine.num_distinct_actions()
         info = pyspiel.GameInfo(num_distinct_actions=n, max_chance_outcomes=max(DEALS, n),
                                 num_players=self.engine.players, min_utility=-1.0, max_utility=1.0,

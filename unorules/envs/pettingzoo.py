@@ -21,16 +21,19 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import make_game, resolve_chance
+from . import game_from_parameters, resolve_chance
 
 
 class UnoRulesEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "unorules_v0", "is_parallelizable": False}
 
-    def __init__(self, rulebook="official", players: int = 4, include=(), with_=(), options=None, render_mode=None):
+    def __init__(self, rulebook="official", players: int = 4, include=(), with_=(), options=None, rounds="single",
+                 turn_cap=None, render_mode=None):
         super().__init__()
-        self.game = make_game(rulebook, players, include, with_, options)
-        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.game = game_from_parameters(dict(rulebook=rulebook, players=players, include=include, with_=with_,
+                                              options=options, rounds=rounds, turn_cap=turn_cap),
+                                         "the PettingZoo environment")
+        self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
         n, size = self.game.num_distinct_actions(), self.game.observation_tensor_size()
         obs = spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
                            "action_mask": spaces.Box(0, 1, (n,), np.int8)})

@@ -17,7 +17,10 @@ from collections import OrderedDict
 import numpy as np
 from rlcard.envs.env import Env
 
-from . import make_game, resolve_chance
+from . import game_from_parameters, resolve_chance
+
+# RLCard's own config keys (rlcard.envs.env.Env reads them); every other key is a rule (RULE_PARAMETERS)
+RLCARD_KEYS = ("seed", "allow_step_back", "game_num_players", "game_num_cards", "game_num_decks")
 
 
 class UnoRulesGame:
@@ -77,9 +80,8 @@ class UnoRulesEnv(Env):
     name = "unorules"
 
     def __init__(self, config):
-        self.engine = make_game(config.get("rulebook", "official"), int(config.get("players", 4)),
-                                tuple(config.get("include", ())), tuple(config.get("with", ())),
-                                config.get("options"), turn_cap=config.get("turn_cap"))
+        rules = {k: v for k, v in config.items() if k not in RLCARD_KEYS}
+        self.engine = game_from_parameters(rules, "the RLCard environment", defaults={"players": 4})
         self.game = UnoRulesGame(self.engine, config.get("allow_step_back", False))
         super().__init__(config)
         size = self.engine.observation_tensor_size()
@@ -112,7 +114,8 @@ class UnoRulesEnv(Env):
 
 
 def make(rulebook="official", players: int = 4, seed=None, allow_step_back=False, **kw):
-    """An RLCard environment for a rulebook (keyword `include`, `with`, `options`, `turn_cap`)."""
+    """An RLCard environment for a rulebook; the other rules as keywords (`include`, `with_` or
+    `with`, `options`, `rounds`, `turn_cap`). An unknown keyword is a ValueError naming it."""
     config = {"rulebook": rulebook, "players": players, "seed": seed, "allow_step_back": allow_step_back}
     config.update(kw)
     return UnoRulesEnv(config)
