@@ -207,3 +207,51 @@ def test_copies_of_states_and_games_never_compile_again(monkeypatch):
         s = pickle.loads(pickle.dumps(state.inner))
         assert s.game is state.inner.game and s.legal_actions() == state.inner.legal_actions()
     assert compiled == []
+
+
+# ---- agents to play against (issue 30, item 4) ---------------------------------------------------
+def test_rlcard_plays_greedy_and_search_agents_and_greedy_beats_random():
+    need("rlcard")
+    from rlcard.agents import RandomAgent
+    from unorules.envs.rlcard import PolicyAgent, make
+    import numpy as np
+    np.random.seed(0)                                          # RLCard's RandomAgent draws from numpy's
+    env = make(rulebook="rlcard", players=2, seed=3)
+    env.set_agents([PolicyAgent("greedy", seed=1), RandomAgent(num_actions=env.num_actions)])
+    wins = sum(env.run(is_training=False)[1][0] > 0 for _ in range(100))
+    assert wins > 50                                           # greedy beats RLCard's random player (about 61%)
+    env.set_agents([PolicyAgent("ismcts:4", seed=2), PolicyAgent("greedy", seed=3)])
+    trajectories, payoffs = env.run(is_training=False)
+    assert abs(sum(payoffs)) < 1e-9
+
+
+def test_pettingzoo_and_openspiel_loops_take_a_policy():
+    need("pettingzoo")
+    pyspiel = need("pyspiel")
+    import random
+    import unorules.envs.openspiel  # noqa: F401
+    from unorules.envs.pettingzoo import env
+    from unorules.envs.policies import Policy, openspiel_action, pettingzoo_action
+    greedy, rand = Policy("greedy", 0), Policy("random", 1)
+    e = env(rulebook="official", players=2)
+    won = 0
+    for game in range(20):
+        e.reset(seed=game)
+        for agent in e.agent_iter():
+            obs, reward, done, trunc, _ = e.last()
+            if done or trunc:
+                won += agent == "player_0" and reward > 0
+                e.step(None)
+                continue
+            e.step(pettingzoo_action(e, greedy if agent == "player_0" else rand))
+    assert won > 12
+    game = pyspiel.load_game("unorules", {"rulebook": "official", "players": 2})
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(openspiel_action(state, greedy if state.current_player() == 0 else rand))
+    assert sum(state.returns()) == 0

@@ -96,7 +96,8 @@ class UnoRulesEnv(Env):
     def _extract_state(self, state):
         return {"obs": state["obs"], "legal_actions": OrderedDict((i, None) for i in state["legal"]),
                 "raw_obs": state["obs"], "raw_legal_actions": state["raw_legal"],
-                "action_record": self.action_recorder}
+                "action_record": self.action_recorder,
+                "unorules_state": self.game.state}        # for PolicyAgent: the engine's state now
 
     def _decode_action(self, action_id):
         return int(action_id)
@@ -111,6 +112,22 @@ class UnoRulesEnv(Env):
         s = self.game.state
         return {"hands": [[s.card_name(c) for c in h] for h in s.hands],
                 "top": s.card_name(s.discard[-1]) if s.discard else None, "current_player": s.current_player()}
+
+
+class PolicyAgent:
+    """An engine agent (`greedy`, `ismcts`, `random_play`, ...; unorules.envs.policies) as an RLCard
+    agent: `env.set_agents([PolicyAgent("greedy"), ...])`."""
+    use_raw = False
+
+    def __init__(self, name: str = "greedy", seed: int = 0):
+        from .policies import Policy
+        self.policy = Policy(name, seed)
+
+    def step(self, state):
+        return self.policy(state["unorules_state"])
+
+    def eval_step(self, state):
+        return self.step(state), {}
 
 
 def make(rulebook="official", players: int = 4, seed=None, allow_step_back=False, **kw):
