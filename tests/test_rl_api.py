@@ -558,3 +558,26 @@ def test_resampling_while_cards_are_passed_at_once_chooses_the_others_cards_agai
         if found == 3:
             return
     pytest.fail(f"only {found} passes with others' choices made")
+
+
+ALL_FILES = sorted(shipped_names())          # editions, modules and custom cards (laid on the rulebook each is for)
+
+
+@pytest.mark.parametrize("name", ALL_FILES)
+def test_the_compact_action_space_holds_every_action_whole_random_games_ask(name):
+    """Issue 30, item 1: the space is derived from the rulebook (bench/action_space.py plays 2,000
+    games of each and reports the sizes); every legal action of whole random games is inside it."""
+    game = make(name)
+    seen = set()
+    for seed in range(6):
+        s = game.new_state(seed)
+        rng = random.Random(seed)
+        while not s.terminal:
+            ids = s.legal_action_ids()                 # raises if an action is outside the space
+            seen.update(ids)
+            if s.is_chance_node():
+                d = s.decision
+                s.apply_action(rng.choices(d.options, d.probs)[0])
+            else:
+                s.apply_action(rng.choice(ids))
+    assert seen and max(seen) < game.num_distinct_actions()

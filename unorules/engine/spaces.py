@@ -16,24 +16,40 @@ MAX_NUMBER_ACTIONS = 100          # numbers a non-constant `choose number` may o
 
 
 class ActionSpace:
-    """`keys[i]` is what id i stands for: (kind, face or value, color, call, pile)."""
+    """`keys[i]` is what id i stands for: (kind, face or value, color, call, pile).
+
+    Compact: only what this rulebook can ever ask for. A call variant only with a call to make
+    (`declare`), `respond` only with the kinds some reaction answers with, `jump_in` only with
+    jump-in, `any_time` only for kinds played at any time, a pile only with several, and each
+    other decision only where a rule can ask it. The plays come first, grouped by color in the
+    rulebook's color order and, in each, by kind in declaration order (a wild that names its color
+    as it is played under each color it names); then the other sides' and colorless faces; then
+    draw. With RLCard's colors and kinds in RLCard's order, that is RLCard's own action order."""
 
     def __init__(self, rules, players: int):
         self.rules = rules
-        faces = range(len(rules.faces))
         all_colors = [c for side in rules.side_colors for c in side]
         piles = [None] if len(rules.piles) == 1 else list(range(len(rules.piles)))
-        keys = []
-        for kind in ("play", "respond", "jump_in", "any_time"):
-            for f in faces:
+        used = {a["kind"] for a in all_actions(rules.ir)}
+        calls = (False, True) if rules.declarations else (False,)
+        in_deck = sorted({f for side in rules.deck for f in side})
+        keys = [("play", f, color, call, pile) for f, color in _plays_in_order(rules, in_deck, all_colors)
+                for pile, call in product(piles, calls)]
+        answers = {k for r in rules.reactions for k in r.with_}
+        for kind, kinds in (("respond", answers),
+                            ("jump_in", {k.id for k in rules.kinds} if rules.jump_in is not None else set()),
+                            ("any_time", {k.id for k in rules.kinds if k.at_any_time})):
+            if not kinds:
+                continue
+            for f in in_deck:
                 k = rules.faces[f][1]
-                # a play of a kind whose rule begins by naming a color carries the color; an answer,
-                # a jump or an out-of-turn play may carry one too (or name it after)
-                colors = ([] if kind == "play" else [None]) + all_colors if rules.fused_color[k] else [None]
-                for pile, color, call in product(piles if kind == "play" else [None], colors, (False, True)):
-                    keys.append((kind, f, color, call, pile))
-            if kind != "play":
-                keys.append((kind, None, None, False, None))
+                if k not in kinds:
+                    continue
+                # an answer, a jump or an out-of-turn play of a kind whose rule begins by naming a
+                # color may carry the color (or name it after)
+                colors = [None] + all_colors if rules.fused_color[k] else [None]
+                keys += [(kind, f, color, call, None) for color, call in product(colors, calls)]
+            keys.append((kind, None, None, False, None))
         if rules.turn.get("multi_play"):
             for k in range(len(rules.kinds)):
                 for side, _ in enumerate(rules.side_colors):
@@ -41,14 +57,27 @@ class ActionSpace:
                     for n in range(2, 5):
                         for seq in product(same, repeat=n):
                             keys += [("play_many", seq, None, call, None) for call in (False, True)]
-        keys += [("draw", None, None, False, None), ("keep", None, None, False, None), ("pass", None, None, False, None)]
-        keys += [(kind, v, None, False, None) for kind in ("challenge", "perform") for v in (True, False)]
-        keys += [("catch", q, None, False, None) for q in range(players)] + [("catch", None, None, False, None)]
-        keys += [("player", q, None, False, None) for q in range(players)]
-        keys += [("color", c, None, False, None) for c in all_colors]
-        keys += [("card", f, None, False, None) for f in faces]
-        keys += [("kind", k, None, False, None) for k in range(len(rules.kinds))]
-        options, outcomes, numbers = [], ["exact", "missed"], set()
+        turn = rules.turn
+        keys.append(("draw", None, None, False, None))
+        if turn["drawn_card"] == "may_play" or turn.get("draw_up_to"):
+            keys.append(("keep", None, None, False, None))
+        if turn["may_pass"] or "may_play" in used:
+            keys.append(("pass", None, None, False, None))
+        if any(k.challenge is not None for k in rules.kinds):
+            keys += [("challenge", v, None, False, None) for v in (True, False)]
+        if "perform" in used:
+            keys += [("perform", v, None, False, None) for v in (True, False)]
+        if rules.declarations:
+            keys += [("catch", q, None, False, None) for q in range(players)] + [("catch", None, None, False, None)]
+        if "choose_player" in used:
+            keys += [("player", q, None, False, None) for q in range(players)]
+        if "choose_color" in used:
+            keys += [("color", c, None, False, None) for c in all_colors]
+        if used & {"give", "take", "exchange"}:
+            keys += [("card", f, None, False, None) for f in in_deck]
+        if "choose_kind" in used or any(a["kind"] == "choose_number" and "low" not in a for a in all_actions(rules.ir)):
+            keys += [("kind", k, None, False, None) for k in range(len(rules.kinds))]
+        options, outcomes, numbers = [], ["exact", "missed"] if rules.cut is not None else [], set()
         for a in all_actions(rules.ir):
             if a["kind"] == "choose_option":
                 options += a["options"]
@@ -66,6 +95,13 @@ class ActionSpace:
 
     def __len__(self):
         return len(self.keys)
+
+    def kinds(self) -> dict:
+        """How many ids each kind of action has (docs, bench/action_space.py)."""
+        out: dict = {}
+        for key in self.keys:
+            out[key[0]] = out.get(key[0], 0) + 1
+        return out
 
     def key_of(self, state, a, side=None) -> tuple:
         """The key of an action: cards by their face (on `side`, by default the side in play)."""
@@ -102,6 +138,30 @@ class ActionSpace:
         if pile is not None:
             text += f" on {rules.piles[pile]}"
         return text + (" and call" if call else "")
+
+
+def _plays_in_order(rules, in_deck, all_colors):
+    """The (face, color) of every play: by color (the rulebook's order), each color's kinds in
+    declaration order, a wild that names its color as it is played under each color it names;
+    then the faces of no color that do not name one as they are played."""
+    by = {(rules.faces[f][0], rules.faces[f][1]): f for f in in_deck}
+    fused = [k.id for k in rules.kinds if rules.fused_color[k.id]]
+    out, seen = [], set()
+    for c in all_colors:
+        for k in rules.kinds:
+            f = by.get((c, k.id))
+            if f is not None and f not in seen:
+                out.append((f, None))
+                seen.add(f)
+            elif k.id in fused:
+                f = by.get((NO_COLOR, k.id))
+                if f is not None and any(c in rules.side_colors[i] for i, side in enumerate(rules.deck) if f in side):
+                    out.append((f, c))
+    for f in in_deck:
+        if f not in seen and rules.faces[f][1] not in fused:
+            out.append((f, None))
+            seen.add(f)
+    return out
 
 
 class ObservationLayout:

@@ -130,7 +130,8 @@ def all_actions(ir: dict):
         lists += [e["actions"] for e in card.get("effects", [])]
         if "challenge" in card:
             lists.append(card["challenge"])
-    lists += [x["actions"] for key in ("reactions", "triggers", "declarations", "rules") for x in ir.get(key, [])]
+    lists += [x["actions"] for key in ("reactions", "triggers", "declarations", "rules", "false_calls")
+              for x in ir.get(key, [])]
     if ir.get("turn", {}).get("draw_with"):
         lists.append(ir["turn"]["draw_with"])
     if ir.get("setup", {}).get("cut"):
