@@ -4,11 +4,13 @@
 # four may be played only when nothing else can be; drawing only when nothing can be played; a
 # drawn card is played at once when it is wild (as a plain wild) or of the current color, and kept
 # otherwise; reverse with two players is only a reverse; no stacking, no challenge, no UNO call;
-# the first player out wins. Not modelled: RLCard shuffles the top card into a new draw pile too.
+# the first player out wins; a wild turned up first gets a color at random. Not modelled: RLCard
+# shuffles the top card into a new draw pile too. The colors are in RLCard's order, so the action
+# ids are RLCard's (the plays by color, then draw: 61 with two players).
 rulebook rlcard "UNO as RLCard 1.2.0 plays it: a benchmark rulebook"
 
 players 2..10
-colors red yellow green blue
+colors red green blue yellow
 
 card 0..9 {
   number
@@ -42,7 +44,13 @@ card wild {
   wild
   points 50
   on play: choose color
-  on turn_up: next choose color
+  on turn_up:
+    chance first_color {
+      red { set color red }
+      green { set color green }
+      blue { set color blue }
+      yellow { set color yellow }
+    }
 }
 
 card wild_draw_four {

@@ -255,3 +255,32 @@ def test_pettingzoo_and_openspiel_loops_take_a_policy():
         else:
             state.apply_action(openspiel_action(state, greedy if state.current_player() == 0 else rand))
     assert sum(state.returns()) == 0
+
+
+def test_rlcard_rulebook_has_rlcard_s_own_61_actions_in_its_order_and_its_planes():
+    """Issue 30, item 1: on `rulebooks/rlcard.uno` a player's ids are RLCard's, action for action,
+    and `obs="rlcard"` gives RLCard's own 4×4×15 planes, equal to what RLCard encodes."""
+    need("rlcard")
+    import numpy as np
+    from rlcard.games.uno.utils import ACTION_LIST, encode_hand, encode_target
+    from unorules.envs.rlcard import make, rlcard_card
+    env = make("rlcard", players=2, seed=4, obs="rlcard")
+    space = env.engine.action_space
+    assert env.num_actions == 61 == space.player_actions
+    ours = [space.name(i).replace("play ", "") for i in range(61)]
+    theirs = [a if "-" not in a else {"r": "red", "g": "green", "b": "blue", "y": "yellow"}[a[0]] + " " + a[2:]
+              for a in ACTION_LIST]
+    theirs = [t.replace("draw_2", "draw_two").replace("wild_draw_4", "wild_draw_four") for t in theirs]
+    fix = {f"{c} {w}": f"{w} ({c})" for c in ("red", "green", "blue", "yellow") for w in ("wild", "wild_draw_four")}
+    assert ours == [fix.get(t, t) for t in theirs]
+    state, player = env.reset()
+    s = env.game.state
+    expected = np.zeros((4, 4, 15), dtype=int)
+    encode_hand(expected[:3], [rlcard_card(s, c) for c in s.hands[player]])
+    encode_target(expected[3], rlcard_card(s, s.discard[-1], s.color))
+    assert env.state_shape[0] == [4, 4, 15] and (state["obs"] == expected).all()
+    assert state["obs"][:3].sum() > 0 and state["obs"][3].sum() == 1
+    deck = [rlcard_card(s, c) for c in range(s.ncards)]
+    assert set(deck) <= set(ACTION_LIST) and len(set(deck)) == 54     # every card in RLCard's words
+    with pytest.raises(ValueError, match="RLCard.s cards only"):
+        make("official", players=2, obs="rlcard")

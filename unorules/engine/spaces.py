@@ -71,7 +71,7 @@ class ActionSpace:
             keys += [("catch", q, None, False, None) for q in range(players)] + [("catch", None, None, False, None)]
         if "choose_player" in used:
             keys += [("player", q, None, False, None) for q in range(players)]
-        if "choose_color" in used:
+        if _colors_chosen_apart(rules, keys):
             keys += [("color", c, None, False, None) for c in all_colors]
         if used & {"give", "take", "exchange"}:
             keys += [("card", f, None, False, None) for f in in_deck]
@@ -88,8 +88,9 @@ class ActionSpace:
                 numbers |= set(range(int(lo), int(hi) + 1)) if lo is not None and hi is not None \
                     else set(range(MAX_NUMBER_ACTIONS))
         keys += [("option", o, None, False, None) for o in dict.fromkeys(options)]
-        keys += [("chance", o, None, False, None) for o in dict.fromkeys(outcomes)]
         keys += [("number", v, None, False, None) for v in sorted(numbers)]
+        self.player_actions = len(keys)           # ids below it are a player's; those from it, chance outcomes
+        keys += [("chance", o, None, False, None) for o in dict.fromkeys(outcomes)]
         self.keys = keys
         self.index = {key: i for i, key in enumerate(keys)}
 
@@ -138,6 +139,16 @@ class ActionSpace:
         if pile is not None:
             text += f" on {rules.piles[pile]}"
         return text + (" and call" if call else "")
+
+
+def _colors_chosen_apart(rules, keys) -> bool:
+    """Whether a player can be asked for a color on its own: a `choose color` that is not the first
+    action of a card's play (which the play carries), or an answer, a jump or an out-of-turn play
+    of such a card that names it after (its "no color" variant)."""
+    chosen = sum(a["kind"] == "choose_color" for a in all_actions(rules.ir))
+    leading = sum(bool(f) for f in rules.fused_color)
+    return chosen > leading or any(k[0] != "play" and k[1] is not None and k[2] is None
+                                   and rules.fused_color[rules.faces[k[1]][1]] for k in keys)
 
 
 def _plays_in_order(rules, in_deck, all_colors):

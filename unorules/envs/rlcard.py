@@ -20,14 +20,57 @@ from rlcard.envs.env import Env
 from . import game_from_parameters, resolve_chance
 
 # RLCard's own config keys (rlcard.envs.env.Env reads them); every other key is a rule (RULE_PARAMETERS)
-RLCARD_KEYS = ("seed", "allow_step_back", "game_num_players", "game_num_cards", "game_num_decks")
+RLCARD_KEYS = ("seed", "allow_step_back", "game_num_players", "game_num_cards", "game_num_decks", "obs")
+
+
+OBSERVATIONS = ("unorules", "rlcard")
+
+
+def _rlcard_words():
+    """RLCard's colors and traits, in its order (rlcard.games.uno.card.UnoCard.info)."""
+    from rlcard.games.uno.card import UnoCard
+    return UnoCard.info["color"], UnoCard.info["trait"]
+
+
+def rlcard_card(state, c, color=None) -> str:
+    """Card c in RLCard's words: the rulebook's colors and kinds, in declaration order, stand for
+    RLCard's colors and traits in its order (`obs="rlcard"` checks that they can). A wild is
+    written with `color` (red by default: RLCard's planes mark a wild under every color)."""
+    colors, traits = _rlcard_words()
+    kind = state.rules.kinds[state.ckind[c]]
+    col = color if kind.wild else state.ccolor[c]
+    return f"{colors[col] if col is not None and col >= 0 else colors[0]}-{traits[kind.id]}"
+
+
+def rlcard_planes(state, player):
+    """RLCard's observation of `player`: its hand in planes 0-2 and the target card in plane 3."""
+    from rlcard.games.uno.utils import encode_hand, encode_target
+    obs = np.zeros((4, 4, 15), dtype=int)
+    encode_hand(obs[:3], [rlcard_card(state, c) for c in state.hands[player]])
+    if state.discard:
+        encode_target(obs[3], rlcard_card(state, state.discard[-1], state.color))
+    return obs
+
+
+def check_rlcard_cards(engine):
+    """RLCard's planes have room for its 4 colors and 15 traits (10 numbers, 3 actions, 2 wilds):
+    a rulebook fits when it has one side, 4 colors and 15 kinds in that shape, in that order."""
+    rules = engine.rules
+    colors, traits = _rlcard_words()
+    shape = ["number"] * 10 + ["action"] * 3 + ["wild"] * 2
+    if len(rules.sides) > 1 or len(rules.side_colors[0]) != len(colors) \
+            or [k.category for k in rules.kinds] != shape:
+        raise ValueError("obs=\"rlcard\" gives RLCard's planes, which hold RLCard's cards only: one side, "
+                         f"{len(colors)} colors, and {len(traits)} kinds declared as its are (10 numbers, "
+                         "3 actions, 2 wilds, in that order)")
 
 
 class UnoRulesGame:
     """The game interface RLCard's Env drives."""
 
-    def __init__(self, engine, allow_step_back=False):
+    def __init__(self, engine, allow_step_back=False, obs="unorules"):
         self.engine = engine
+        self.obs = obs
         self.allow_step_back = allow_step_back
         self.np_random = np.random.RandomState()
         self.state = None
@@ -59,7 +102,8 @@ class UnoRulesGame:
         return self.engine.players
 
     def get_num_actions(self):
-        return self.engine.num_distinct_actions()
+        """A player's actions: the ids below the chance outcomes (the environment plays chance)."""
+        return self.engine.action_space.player_actions
 
     def get_player_id(self):
         p = self.state.current_player()
@@ -71,7 +115,8 @@ class UnoRulesGame:
     def get_state(self, player):
         s = self.state
         legal = s.legal_action_ids() if not s.terminal and s.current_player() == player else []
-        return {"obs": np.asarray(s.observation_tensor(player), np.float32),
+        obs = rlcard_planes(s, player) if self.obs == "rlcard" else np.asarray(s.observation_tensor(player), np.float32)
+        return {"obs": obs,
                 "legal": legal,
                 "raw_legal": [s.action_to_string(i) for i in legal]}
 
@@ -82,10 +127,15 @@ class UnoRulesEnv(Env):
     def __init__(self, config):
         rules = {k: v for k, v in config.items() if k not in RLCARD_KEYS}
         self.engine = game_from_parameters(rules, "the RLCard environment", defaults={"players": 4})
-        self.game = UnoRulesGame(self.engine, config.get("allow_step_back", False))
+        obs = config.get("obs") or "unorules"
+        if obs not in OBSERVATIONS:
+            raise ValueError(f"`obs` is one of {', '.join(OBSERVATIONS)}, not {obs!r}")
+        if obs == "rlcard":
+            check_rlcard_cards(self.engine)
+        self.game = UnoRulesGame(self.engine, config.get("allow_step_back", False), obs)
         super().__init__(config)
-        size = self.engine.observation_tensor_size()
-        self.state_shape = [[size] for _ in range(self.num_players)]
+        shape = [4, 4, 15] if obs == "rlcard" else [self.engine.observation_tensor_size()]
+        self.state_shape = [shape for _ in range(self.num_players)]
         self.action_shape = [None for _ in range(self.num_players)]
 
     def seed(self, seed=None):
