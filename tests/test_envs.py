@@ -284,3 +284,39 @@ def test_rlcard_rulebook_has_rlcard_s_own_61_actions_in_its_order_and_its_planes
     assert set(deck) <= set(ACTION_LIST) and len(set(deck)) == 54     # every card in RLCard's words
     with pytest.raises(ValueError, match="RLCard.s cards only"):
         make("official", players=2, obs="rlcard")
+
+
+def test_on_rlcard_the_adapter_behaves_as_rlcard_s_own_uno_env_and_its_rule_agent_plays():
+    """What RLCard's own UNO env tests check of its env, here of the adapter on `rlcard` with
+    obs="rlcard": 240 numbers of observation, legal ids up to 60, the step's player is the round's
+    current player, step back, payoffs that sum to 0, ids decoded to RLCard's strings, the perfect
+    information's current player, deterministic with a seed; and RLCard's rule agent plays in it."""
+    need("rlcard")
+    import numpy as np
+    from rlcard.agents import RandomAgent
+    from rlcard.games.uno.utils import ACTION_LIST
+    from rlcard.models.uno_rule_models import UNORuleAgentV1
+    from unorules.envs.rlcard import make
+    np.random.seed(1)
+    env = make("rlcard", players=2, seed=5, obs="rlcard", allow_step_back=True)
+    state, player = env.reset()
+    assert state["obs"].size == 240 and all(a <= 60 for a in env._get_legal_actions())
+    assert [env._decode_action(a) for a in state["legal_actions"]] == [ACTION_LIST[a] for a in state["legal_actions"]]
+    assert player == env.get_perfect_information()["current_player"]
+    _, nxt = env.step(np.random.choice(list(state["legal_actions"])))
+    assert nxt == env.game.round.current_player
+    env.step_back()
+    assert env.game.round.current_player == player
+    runs = []
+    for _ in range(2):
+        e = make("rlcard", players=2, seed=9, obs="rlcard")
+        e.set_agents([UNORuleAgentV1(), RandomAgent(num_actions=e.num_actions)])
+        np.random.seed(3)
+        trajectories, payoffs = e.run(is_training=False)
+        assert len(trajectories) == 2 and sum(payoffs) == 0
+        runs.append((list(payoffs), [len(t) for t in trajectories]))
+    assert runs[0] == runs[1]                       # seeded: the same game twice
+    env = make("rlcard", players=2, seed=2, obs="rlcard")
+    env.set_agents([UNORuleAgentV1(), UNORuleAgentV1()])
+    wins = [env.run(is_training=False)[1][0] for _ in range(20)]
+    assert all(abs(w) == 1 for w in wins)

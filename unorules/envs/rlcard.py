@@ -59,18 +59,32 @@ def check_rlcard_cards(engine):
     colors, traits = _rlcard_words()
     shape = ["number"] * 10 + ["action"] * 3 + ["wild"] * 2
     if len(rules.sides) > 1 or len(rules.side_colors[0]) != len(colors) \
-            or [k.category for k in rules.kinds] != shape:
+            or [k.category for k in rules.kinds] != shape or engine.action_space.player_actions != 61:
         raise ValueError("obs=\"rlcard\" gives RLCard's planes, which hold RLCard's cards only: one side, "
                          f"{len(colors)} colors, and {len(traits)} kinds declared as its are (10 numbers, "
                          "3 actions, 2 wilds, in that order)")
 
 
+class _Round:
+    """What RLCard's code reads of its game's round: whose turn it is."""
+
+    def __init__(self, game):
+        self.game = game
+
+    @property
+    def current_player(self):
+        return self.game.get_player_id()
+
+
 class UnoRulesGame:
-    """The game interface RLCard's Env drives."""
+    """The game interface RLCard's Env drives. With `obs="rlcard"` it speaks RLCard's language too:
+    its raw state (hand, target, legal actions as RLCard's strings) for RLCard's rule agents, and
+    actions given as those strings."""
 
     def __init__(self, engine, allow_step_back=False, obs="unorules"):
         self.engine = engine
         self.obs = obs
+        self.round = _Round(self)
         self.allow_step_back = allow_step_back
         self.np_random = np.random.RandomState()
         self.state = None
@@ -88,9 +102,25 @@ class UnoRulesGame:
     def step(self, action):
         if self.allow_step_back:
             self._history.append(self.state.clone())
+        if isinstance(action, str):              # RLCard's own words (`r-5`, `draw`): obs="rlcard"
+            action = self.rlcard_actions().index(action)
         self.state.apply_action(int(action))
         resolve_chance(self.state, self._rng())
         return self.get_state(self.get_player_id()), self.get_player_id()
+
+    def rlcard_actions(self) -> list:
+        """The player's ids as RLCard names them (obs="rlcard": its colors and traits by position)."""
+        colors, traits = _rlcard_words()
+        space = self.engine.action_space
+        out = []
+        for i in range(space.player_actions):
+            kind, face, color, _, _ = space.keys[i]
+            if kind != "play":
+                out.append(kind)
+                continue
+            c, k = self.engine.rules.faces[face]
+            out.append(f"{colors[color if color is not None else c]}-{traits[k]}")
+        return out
 
     def step_back(self):
         if not self._history:
@@ -115,7 +145,15 @@ class UnoRulesGame:
     def get_state(self, player):
         s = self.state
         legal = s.legal_action_ids() if not s.terminal and s.current_player() == player else []
-        obs = rlcard_planes(s, player) if self.obs == "rlcard" else np.asarray(s.observation_tensor(player), np.float32)
+        if self.obs == "rlcard":
+            names = self.rlcard_actions()
+            return {"obs": rlcard_planes(s, player), "legal": legal, "raw_legal": [names[i] for i in legal],
+                    "raw_obs": {"hand": [rlcard_card(s, c) for c in s.hands[player]],
+                                "target": rlcard_card(s, s.discard[-1], s.color) if s.discard else None,
+                                "played_cards": [rlcard_card(s, c, s.color) for c in s.discard],
+                                "legal_actions": [names[i] for i in legal], "num_cards": [len(h) for h in s.hands],
+                                "num_players": s.n, "current_player": self.get_player_id()}}
+        obs = np.asarray(s.observation_tensor(player), np.float32)
         return {"obs": obs,
                 "legal": legal,
                 "raw_legal": [s.action_to_string(i) for i in legal]}
@@ -145,11 +183,13 @@ class UnoRulesEnv(Env):
 
     def _extract_state(self, state):
         return {"obs": state["obs"], "legal_actions": OrderedDict((i, None) for i in state["legal"]),
-                "raw_obs": state["obs"], "raw_legal_actions": state["raw_legal"],
+                "raw_obs": state.get("raw_obs", state["obs"]), "raw_legal_actions": state["raw_legal"],
                 "action_record": self.action_recorder,
                 "unorules_state": self.game.state}        # for PolicyAgent: the engine's state now
 
     def _decode_action(self, action_id):
+        if self.game.obs == "rlcard":        # RLCard's string, as its own UNO env decodes
+            return self.game.rlcard_actions()[int(action_id)]
         return int(action_id)
 
     def _get_legal_actions(self):
