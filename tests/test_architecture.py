@@ -139,7 +139,7 @@ def documented_names() -> set[str]:
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         text = doc.read_text("utf-8")
         for module, imported in re.findall(r"from (unorules(?:\.\w+)*) import ([\w, ]+)", text):
-            names.update(f"{module}.{n.strip()}" for n in imported.split(",") if n.strip())
+            names.update(f"{module}.{n.split(' as ')[0].strip()}" for n in imported.split(",") if n.strip())
         names.update(m for m in re.findall(r"\bunorules(?:\.\w+)+", text) if not m.endswith(".lark"))
     return names
 
