@@ -41,7 +41,7 @@ class Observation(NamedTuple):
     places: tuple = ()         # the seats that went out this round, in order
     fronts: tuple = ()         # seat -> [CardView]: the cards in front of each player (public), where the rules use them
     open_hands: dict = {}      # seat -> [CardView]: the hands shown to every player (`shows hand until ...`)
-    call_at: int | None = None # the call's count (`declare uno at 1 card`), where the rulebook has one
+    call_at: int | None = None  # the call's count (`declare uno at 1 card`), where the rulebook has one
     backs: tuple = ()          # double-faced cards: seat -> [CardView] of the other side of each card in that hand
     draw_pile_back: CardView | None = None    # and the other side of the draw pile's top card (both public)
 
