@@ -110,6 +110,11 @@ class UnoRulesGame:
 
     def rlcard_actions(self) -> list:
         """The player's ids as RLCard names them (obs="rlcard": its colors and traits by position)."""
+        if getattr(self, "_rlcard_names", None) is None:
+            self._rlcard_names = self._rlcard_action_names()
+        return self._rlcard_names
+
+    def _rlcard_action_names(self) -> list:
         colors, traits = _rlcard_words()
         space = self.engine.action_space
         out = []
