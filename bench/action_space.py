@@ -52,10 +52,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--rulebooks", default="", help="comma-separated names (default: every shipped file)")
+    ap.add_argument("--part", default="1/1", help="K/N: the K-th of N equal parts of the list (to run N at once)")
     args = ap.parse_args()
     failed = False
     print(f"{'rulebook':<22}{'superset':>9}{'compact':>9}{'legal in games':>16}")
-    for name in sorted(shipped_names()):
+    names = [n for n in args.rulebooks.split(",") if n] or sorted(shipped_names())
+    k, n = map(int, args.part.split("/"))
+    for name in names[k - 1::n]:
         game = Game(compile_rulebook(load(name)), args.players, rounds="single")
         seen = set()
         try:
