@@ -58,31 +58,16 @@ class ActionChecks:
             if k == "take":
                 self.expect(a["from"], "player", scope)
         elif k == "discard_all":
-            t = "kind" if self.kind_literal(a["what"]) else self.type_of(a["what"], scope)
-            if t == "kind":
-                self.kind_actions.add(id(a))
-            elif t not in (None, "color"):
-                self.error("U0301", f"`discard all` takes a color or a card kind, not {_a(t)}", a["what"], None)
+            self.kind_or(a, "color", "`discard all` takes a color or a card kind", scope)
         elif k == "put_in_front":
             self.expect(a["card"], "card", scope)
         elif k in ("discard_from_front", "move_to_hand"):
-            fr = a["from"]
             verb = "discard" if k == "discard_from_front" else "move"
-            if fr.get("kind") != "attr" or fr.get("name") != "front":
-                self.error("U0301", f"`{verb} ... from` takes the cards in front of a player: `{verb} shield from me.front`",
-                           fr, None, "not a player's front")
-            else:
-                self.expect(fr, "hand", scope)
-            t = "kind" if self.kind_literal(a["what"]) else self.type_of(a["what"], scope)
-            if t == "kind":
-                self.kind_actions.add(id(a))
-            elif t not in (None, "card"):
-                self.error("U0301", f"`{verb}` takes a card or a card kind, not {_a(t)}", a["what"], None)
+            self.players_cards(a["from"], "front", f"`{verb} ... from` takes the cards in front of a player: "
+                               f"`{verb} shield from me.front`", scope, "not a player's front")
+            self.kind_or(a, "card", f"`{verb}` takes a card or a card kind", scope)
         elif k == "look_at":
-            if a["hand"].get("kind") != "attr" or a["hand"].get("name") != "hand":
-                self.error("U0301", "`look at` takes a player's hand: `look at chosen.hand`", a["hand"], None)
-            else:
-                self.expect(a["hand"], "hand", scope)
+            self.players_cards(a["hand"], "hand", "`look at` takes a player's hand: `look at chosen.hand`", scope)
         elif k in ("set_counter", "add_counter", "clear_counter"):
             self.check_memory_action(a, scope)
         elif k in ("choose_option", "choose_number", "choose_kind"):
@@ -177,6 +162,22 @@ class ActionChecks:
             self.actions(a["actions"], scope, context)
             if a.get("otherwise"):
                 self.actions(a["otherwise"], scope, context)
+
+    def kind_or(self, a, other, message, scope):
+        """An action's `what`: a card kind (recorded for the compiler: `discard all 7` names the
+        kind 7) or a value of type `other`."""
+        t = "kind" if self.kind_literal(a["what"]) else self.type_of(a["what"], scope)
+        if t == "kind":
+            self.kind_actions.add(id(a))
+        elif t not in (None, other):
+            self.error("U0301", f"{message}, not {_a(t)}", a["what"], None)
+
+    def players_cards(self, e, name, message, scope, label=""):
+        """`P.hand` or `P.front` where an action takes a player's cards (`look at`, `discard ... from`)."""
+        if e.get("kind") != "attr" or e.get("name") != name:
+            self.error("U0301", message, e, None, label)
+        else:
+            self.expect(e, "hand", scope)
 
     def flip_mode(self, a):
         """`flip pile whole|top`, or the name of a text option whose value is one of them."""

@@ -108,11 +108,14 @@ WITH_EXPR = {"draw": ("draw", "count"), "draw_until_color": ("draw until color",
              "swap_seats": ("swap seats with", "with"), "add_penalty": ("add", "amount"),
              "pass_attack": ("pass attack to", "to"), "look_at": ("look at", "hand")}
 
+# actions written around several expressions (each key of the IR that holds one)
+WITH_EXPRS = {"set_score": "set score of {target} to {value}", "put_in_front": "put {card} in front of {to}",
+              "discard_from_front": "discard {what} from {from}", "move_to_hand": "move {what} from {from} to hand"}
+
 
 # actions short enough for a block of one or two of them to stand on one line: `{ draw 2; lose turn }`
-FOLDABLE = set(SIMPLE) | set(WITH_EXPR) | {"pass_hands", "set_counter", "add_counter", "clear_counter", "do",
-                                           "may_play", "let", "set_score", "put_in_front", "discard_from_front",
-                                           "move_to_hand", "show_hand"}
+FOLDABLE = set(SIMPLE) | set(WITH_EXPR) | set(WITH_EXPRS) | {"pass_hands", "set_counter", "add_counter",
+                                                             "clear_counter", "do", "may_play", "let", "show_hand"}
 
 
 class Line(NamedTuple):
@@ -210,17 +213,12 @@ class _Format:
             return [Line(f"{ind}{subj}choose kind{where} as {a['as']}", src)]
         if k == "let":
             return [Line(f"{ind}{subj}let {a['as']} = {expr(a['value'])}", src)]
-        if k == "set_score":
-            return [Line(f"{ind}{subj}set score of {expr(a['target'])} to {expr(a['value'])}", src)]
         if k == "show_hand":
             until = "next turn ends" if a["until"] == "next_turn" else "round ends"
             return [Line(f"{ind}{subj}shows hand until {until}", src)]
-        if k == "put_in_front":
-            return [Line(f"{ind}{subj}put {expr(a['card'])} in front of {expr(a['to'])}", src)]
-        if k == "discard_from_front":
-            return [Line(f"{ind}{subj}discard {expr(a['what'])} from {expr(a['from'])}", src)]
-        if k == "move_to_hand":
-            return [Line(f"{ind}{subj}move {expr(a['what'])} from {expr(a['from'])} to hand", src)]
+        if k in WITH_EXPRS:
+            text = WITH_EXPRS[k].format(**{key: expr(v) for key, v in a.items() if isinstance(v, dict)})
+            return [Line(f"{ind}{subj}{text}", src)]
         if k == "set_counter":
             value = f" to {expr(a['value'])}" if "value" in a else ""
             return [Line(f"{ind}{subj}set {a['counter']}{value}", src)]
