@@ -298,7 +298,7 @@ class Compiler:
         return tuple(self.action(a) for a in actions)
 
     def action(self, a):
-        from . import primitives as E
+        import unorules.engine.primitives as E
         k = a["kind"]
         where = self.where(a)
         subj = a.get("subject")
@@ -342,7 +342,9 @@ class Compiler:
             kw = dict(name=a["as"])
         elif k in ("set_counter", "add_counter", "clear_counter"):
             c = self.counters[a["counter"]]
-            kw = dict(name=c["name"], per_player=c["per"] == "player", flag=c["kind"] == "flag")
+            kw = dict(name=c["name"], per_player=c["per"] == "player", flag=c["kind"] == "flag",
+                      # a value for the table that lasts until its setter's next turn: who set it, when
+                      by_setter=c["per"] != "player" and c.get("reset") in ("next_turn", "at_next_turn"))
         elif k in ("choose_option", "choose_number", "choose_kind"):
             kw = dict(name=a["as"], options=tuple(a.get("options", ())))
         elif k == "give":

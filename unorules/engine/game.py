@@ -81,6 +81,7 @@ class Game(GameSpaces):
         self.turn_resets = bool(self.resets["turn"] or self.resets["next_turn"] or self.resets["at_next_turn"]
                                 or rules.open_hands)
         self.round_resets = [c for c in rules.counters if c.get("reset")]       # all, at round start
+        self.table_play_rules = rules.play_only_when is not None or rules.play_on_anything_when is not None
 
     def offers_call(self, left: int, on_turn: bool = False) -> bool:
         """Is the call (UNO) offered with a play that leaves `left` cards? At the declaration's
@@ -101,7 +102,9 @@ class Game(GameSpaces):
                 dict(rounds=self.rounds, log_events=self.log_events, turn_cap=self.turn_cap,
                      perform_chance=self.perform_chance, stop_after_round=self.stop_after_round,
                      track_kinds=self.track_kinds))
-        _remember(_pickle_key(*args), self)
+        if getattr(self, "_pickled_as", None) is None:      # the IR as JSON once, not at every state pickled
+            self._pickled_as = _pickle_key(*args)
+            _remember(self._pickled_as, self)
         return (_game_from_ir, args)
 
     def play_actions(self, n, side):
@@ -159,5 +162,6 @@ def _game_from_ir(ir, options, players, settings):
     if problems:
         raise RuleRuntimeError(f"the pickled rulebook no longer checks: {problems[0].message}")
     game = Game(compile_rulebook(rb, options), players, **settings)
+    game._pickled_as = key
     _remember(key, game)
     return game

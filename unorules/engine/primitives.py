@@ -211,7 +211,8 @@ def _store(s, kw, p, value):
         s.set_at[name][p] = s.turn_serial
     else:
         s.memory[name] = value
-        s.set_at[name] = [s.turn_serial, -1 if p is None else p]
+        if kw["by_setter"]:
+            s.set_at[name] = [s.turn_serial, -1 if p is None else p]
     if s.log is not None:
         s.emit("counter", name=name, value=value, **({"player": p} if kw["per_player"] else {}))
 

@@ -30,7 +30,8 @@ class ActionSpace:
         self.rules = rules
         all_colors = [c for side in rules.side_colors for c in side]
         piles = [None] if len(rules.piles) == 1 else list(range(len(rules.piles)))
-        used = {a["kind"] for a in all_actions(rules.ir)}
+        actions = list(all_actions(rules.ir))        # every action of the rules, walked once
+        used = {a["kind"] for a in actions}
         calls = (False, True) if rules.declarations else (False,)
         in_deck = sorted({f for side in rules.deck for f in side})
         keys = [("play", f, color, call, pile) for f, color in _plays_in_order(rules, in_deck, all_colors)
@@ -71,14 +72,14 @@ class ActionSpace:
             keys += [("catch", q, None, False, None) for q in range(players)] + [("catch", None, None, False, None)]
         if "choose_player" in used:
             keys += [("player", q, None, False, None) for q in range(players)]
-        if _colors_chosen_apart(rules, keys):
+        if _colors_chosen_apart(rules, actions, keys):
             keys += [("color", c, None, False, None) for c in all_colors]
         if used & {"give", "take", "exchange"}:
             keys += [("card", f, None, False, None) for f in in_deck]
-        if "choose_kind" in used or any(a["kind"] == "choose_number" and "low" not in a for a in all_actions(rules.ir)):
+        if "choose_kind" in used or any(a["kind"] == "choose_number" and "low" not in a for a in actions):
             keys += [("kind", k, None, False, None) for k in range(len(rules.kinds))]
         options, outcomes, numbers = [], ["exact", "missed"] if rules.cut is not None else [], set()
-        for a in all_actions(rules.ir):
+        for a in actions:
             if a["kind"] == "choose_option":
                 options += a["options"]
             elif a["kind"] == "chance":
@@ -141,11 +142,11 @@ class ActionSpace:
         return text + (" and call" if call else "")
 
 
-def _colors_chosen_apart(rules, keys) -> bool:
+def _colors_chosen_apart(rules, actions, keys) -> bool:
     """Whether a player can be asked for a color on its own: a `choose color` that is not the first
     action of a card's play (which the play carries), or an answer, a jump or an out-of-turn play
     of such a card that names it after (its "no color" variant)."""
-    chosen = sum(a["kind"] == "choose_color" for a in all_actions(rules.ir))
+    chosen = sum(a["kind"] == "choose_color" for a in actions)
     leading = sum(bool(f) for f in rules.fused_color)
     return chosen > leading or any(k[0] != "play" and k[1] is not None and k[2] is None
                                    and rules.fused_color[rules.faces[k[1]][1]] for k in keys)

@@ -186,16 +186,21 @@ class Table:
     def playable(self, p, card):
         """May p play `card` now? The kind's own rule and matching (`matches`), widened by the
         table's `may play on anything when` and narrowed by its `play only when`."""
-        rules = self.rules
-        if rules.play_only_when is None and rules.play_on_anything_when is None:
+        if not self.game.table_play_rules:
             return self.matches(p, card)
+        return self.table_allows(p, card, self.matches(p, card))
+
+    def table_allows(self, p, card, matched: bool) -> bool:
+        """The table-wide play rules on one card: one that does not match (`matched`) is let in
+        by `may play on anything when`; any is then kept out by `play only when`."""
+        rules = self.rules
         if rules.kinds[self.ckind[card]].at_any_time:
-            return False
+            return False                     # played out of turn only (turns.any_time_window)
         env = {"me": p, "@who": p, "card": card}
-        if not (self.matches(p, card) or (rules.play_on_anything_when is not None
-                                          and rules.play_on_anything_when(self, env))):
+        wide, only = rules.play_on_anything_when, rules.play_only_when
+        if not matched and not (wide is not None and wide(self, env)):
             return False
-        return rules.play_only_when is None or bool(rules.play_only_when(self, env))
+        return only is None or bool(only(self, env))
 
     def matches(self, p, card):
         """The kind's own rule (if it has one), then matching: a wild, the current color or the
@@ -232,31 +237,14 @@ class Table:
             legal = {faces[c]: c for c in reversed(hand)}.values()
         if rule_kinds:
             legal = [c for c in legal if cmask[c] != MATCH_RULE or self.matches(p, c)]
-        if self.rules.play_only_when is not None or self.rules.play_on_anything_when is not None:
-            legal = self.table_rules(p, hand, legal)
+        if self.game.table_play_rules:
+            matched = set(legal)
+            legal = [c for c in {faces[c]: c for c in reversed(hand)}.values()
+                     if self.table_allows(p, c, c in matched)]
         table = opts_call if self.game.offers_call(len(self.hands[p]) - 1, on_turn=True) else opts
         out = [a for c in legal for a in table[c]]
         if multi and cards is None:
             out += self.multi_play_options(p, [a.value for a in out if not a.call])
-        return out
-
-    def table_rules(self, p, hand, legal):
-        """The table-wide play rules over the cards that match: a card `may play on anything when`
-        lets is added, one `play only when` forbids is taken out (one card per face, in the
-        order play_options gives them)."""
-        rules = self.rules
-        wide, only = rules.play_on_anything_when, rules.play_only_when
-        matched = set(legal)
-        faces = self.card_faces[self.side]
-        out = []
-        for c in {faces[c]: c for c in reversed(hand)}.values():
-            if rules.kinds[self.ckind[c]].at_any_time:
-                continue
-            env = {"me": p, "@who": p, "card": c}
-            if c not in matched and not (wide is not None and wide(self, env)):
-                continue
-            if only is None or only(self, env):
-                out.append(c)
         return out
 
     def pile_play_options(self, p, cards):

@@ -244,6 +244,9 @@ def play_options_for_extra(s: State, p, where, env, any_card):
     if any_card:
         faces = s.card_faces[s.side]
         cards = list({faces[c]: c for c in reversed(s.hands[p])}.values())
+        only = s.rules.play_only_when
+        if only is not None:                     # any card, but the table's `play only when` still holds
+            cards = [c for c in cards if only(s, {"me": p, "@who": p, "card": c})]
         opts, opts_call = s._match[2], s._match[3]
         table = opts_call if s.game.offers_call(len(s.hands[p]) - 1) else opts
         acts = [a for c in cards for a in table[c]]      # on the pile in use: it matches nothing

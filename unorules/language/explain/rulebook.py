@@ -238,11 +238,13 @@ def explain(rulebook, card: str | None = None) -> str:
         lines += ["## House rules", ""]
         for r in ir.get("play_rules", []):
             if r["kind"] == "play_only_when":
-                lines.append(f"- Every card, of every kind, may be played only when {w.expr(r['when'])} (the table's "
-                             "rule, on top of matching and the card's own rules).")
+                lines.append(f"- On a turn, and by `may play`, a card of any kind may be played only when "
+                             f"{w.expr(r['when'])} (the table's rule, on top of matching and the card's own rules; "
+                             "answers to attacks, jump-ins and cards played at any time follow their own rules).")
             else:
-                lines.append(f"- A card may be played on anything, whatever the top card and the color, when "
-                             f"{w.expr(r['when'])} (the table's rule; the card's own rules still hold).")
+                lines.append(f"- On a turn, and by `may play`, a card may be played on anything, whatever the top card "
+                             f"and the color, when {w.expr(r['when'])} (the table's rule; the card's own rules "
+                             "still hold).")
         for t in ir.get("triggers", []):
             of = ""
             if "of" in t:
