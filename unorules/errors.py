@@ -7,6 +7,7 @@ raises `RulebookError` (a list of diagnostics); only the CLI prints.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 # Stable error codes. The long explanations live in docs/language.md ("Error codes") and are
@@ -58,6 +59,9 @@ CODES = {
 }
 
 
+_SUGGESTION = re.compile(r"did you mean `([^`]+)`\?")      # what did_you_mean() writes
+
+
 @dataclass(frozen=True)
 class Span:
     line: int          # 1-based
@@ -76,6 +80,17 @@ class Diagnostic:
     help: str | None = None
     severity: str = "error"
     notes: list[str] = field(default_factory=list)
+    # other places that explain this one: (file, span, what it is), as "first declared here"
+    related: list[tuple[str | None, Span | None, str]] = field(default_factory=list)
+
+    @property
+    def suggestion(self) -> str | None:
+        """The name a did-you-mean help proposes in place of the span's text (an editor's quick fix)."""
+        if self.span and self.help:
+            m = _SUGGESTION.search(self.help)
+            if m:
+                return m.group(1)
+        return None
 
     def location(self) -> str:
         where = self.file or "<input>"
@@ -115,6 +130,9 @@ class Diagnostic:
                 lines.append(f"{pad} | {caret}" + (f" {self.label}" if self.label else ""))
         for note in self.notes:
             lines.append(f"   = note: {note}")
+        for file, span, what in self.related:
+            at = (file or "<input>") + (f":{span.line}:{span.column}" if span else "")
+            lines.append(f"   = note: {what}: {at}")
         if self.help:
             lines.append(f"   = help: {self.help}")
         return "\n".join(lines)
@@ -131,6 +149,11 @@ class Diagnostic:
             d["help"] = self.help
         if self.notes:
             d["notes"] = list(self.notes)
+        if self.related:
+            d["related"] = [{"file": file, "message": what,
+                             **({"line": span.line, "column": span.column, "end_line": span.end_line,
+                                 "end_column": span.end_column} if span else {})}
+                            for file, span, what in self.related]
         return d
 
 

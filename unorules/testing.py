@@ -72,6 +72,9 @@ try:
             super().__init__(**kw)
             self.scenario = scenario
             self.problem = problem
+            # no fixtures: an empty table, as a test function without arguments has (other plugins,
+            # pytest-lsp's among them, read `item.funcargs` of every item they run)
+            self.funcargs = {}
 
         def runtest(self):
             if self.problem is not None:

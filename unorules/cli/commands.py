@@ -236,29 +236,15 @@ def fmt(files, check, write):
     YAML or JSON with the keys in canonical order), or check or rewrite them. A file is rewritten
     only with text that reads back to the same rulebook, atomically, keeping its mode."""
     from unorules.language.loader import parse_file, resolve_argument
-    from unorules.language.writer import format_of, reads_back, text_in_format, yaml_comment_lines
+    from unorules.language.writer import formatted
     unformatted = []
     for arg in files:
         try:
             path = resolve_argument(arg)
             parsed = parse_file(path, arg)
+            text = formatted(parsed)
         except RulebookError as e:
             fail_render(e)
-        _require_schema(parsed)
-        kind = format_of(parsed.file)
-        text = text_in_format(parsed.ir, kind, parsed.spans, parsed.text)
-        try:
-            reads_back(text, kind, parsed.ir, parsed.file)
-        except RulebookError as e:
-            fail_render(e)
-        if kind == "yaml" and text != parsed.text and yaml_comment_lines(parsed.text):
-            line = yaml_comment_lines(parsed.text)[0]
-            from unorules.errors import Diagnostic, Span
-            fail_render(RulebookError([Diagnostic(
-                "U0005", "this YAML file has comments, which YAML formatting cannot keep: fmt leaves it as it is",
-                parsed.file, Span(line, 1, line, 2), "a comment",
-                "remove the comments first, or keep the rulebook in .uno, whose formatter keeps them")],
-                {parsed.file: parsed.text}))
         if check:
             if text != parsed.text:
                 unformatted.append(arg)
@@ -366,3 +352,20 @@ def test_cmd(paths, as_json, verbose):
                     echo(f"        {t}")
         echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed or not results else 0)
+
+
+@cli.command(short_help="The language server for editors (stdio; needs unorules[lsp]).")
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the default and only way).")
+@PATH_OPTION
+def lsp(stdio, search):
+    """Run the language server over standard input and output, for an editor to start:
+    diagnostics as you type, hover, completion, go to definition, references, outline, formatting
+    and quick fixes for rulebooks (docs/editors.md)."""
+    try:
+        from unorules.lsp.server import main as serve, server
+    except ImportError as e:
+        raise click.UsageError(f"the language server needs the extra `unorules[lsp]` "
+                               f"(pip install 'unorules[lsp]'): {e}")
+    from unorules.lsp.workspace import Workspace
+    server.files = Workspace(tuple(Path(s) for s in search))
+    serve()

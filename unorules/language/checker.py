@@ -54,11 +54,13 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
         self.rules: dict[str, dict] = {}          # named rules (`rule NAME: ...`) by name
         self.text_values: dict[str, list] = {}    # a choice's name -> the texts it can take (`choose one of ...`)
 
-    def error(self, code, message, node, key=None, label="", help=None):
+    def error(self, code, message, node, key=None, label="", help=None, related=()):
+        """`related`: (node, key, what) of other places that explain this one."""
         file, span = self.rb.where(node, key)
         if span is None and key is not None:
             file, span = self.rb.where(node)
-        self.out.append(Diagnostic(code, message, file, span, label, help))
+        self.out.append(Diagnostic(code, message, file, span, label, help,
+                                   related=[(*self.rb.where(n, k), w) for n, k, w in related]))
         if len(self.out) >= MAX_ERRORS:
             raise _TooMany
 
@@ -77,11 +79,15 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
         if ir.get("colors") and ir.get("sides"):
             self.error("U0401", "give either `colors` or `side ... colors`, not both", ir, "colors",
                        help="with two sides, list each side's colors in its `side` line")
-        for side in sides_of(ir):
-            for i, c in enumerate(side["colors"]):
+        first_color: dict[str, tuple] = {}
+        # the IR's own lists (sides_of copies a plain `colors` list), so that each color is located
+        for colors in [s["colors"] for s in ir["sides"]] if ir.get("sides") else [ir.get("colors", [])]:
+            for i, c in enumerate(colors):
                 if c in self.colors:
-                    self.error("U0202", f"color `{c}` is declared twice", side["colors"], i, "again here")
+                    self.error("U0202", f"color `{c}` is declared twice", colors, i, "again here",
+                               related=[(*first_color[c], "first declared here")])
                 self.colors.add(c)
+                first_color.setdefault(c, (colors, i))
         side_names = [s["name"] for s in sides_of(ir)]
         if len(set(side_names)) != len(side_names):
             self.error("U0202", "two sides have the same name", ir, "sides")
@@ -177,7 +183,8 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
         piles = ir.get("piles", [])
         for i, name in enumerate(piles):
             if name in piles[:i]:
-                self.error("U0202", f"pile `{name}` is named twice", piles, i, "again here")
+                self.error("U0202", f"pile `{name}` is named twice", piles, i, "again here",
+                           related=[(piles, piles.index(name), "first named here")])
         if len(piles) > 1 and ir.get("turn", {}).get("multi_play"):
             self.error("U0404", "`play same face together` is not supported with several piles", ir["turn"],
                        "multi_play", "not supported", "keep one pile, or play one card at a time")

@@ -74,14 +74,18 @@ def read_text(path: Path, file: str) -> str:
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
-            raise RulebookError([Diagnostic("U0003", f"the file is over {MAX_BYTES:,} bytes, the limit",
-                                            file, help="a rulebook is a small text file")])
+            _too_large(file)
     except FileNotFoundError:
         raise RulebookError([Diagnostic("U0001", f"no such file: `{file}`", file,
                                         help=_shipped_hint(Path(file).stem))]) from None
     except OSError as e:
         raise RulebookError([Diagnostic("U0001", f"cannot read `{file[:200]}`: {e.strerror or e}", file[:200])]) from None
     return decode(data, file)
+
+
+def _too_large(file: str):
+    raise RulebookError([Diagnostic("U0003", f"the file is over {MAX_BYTES:,} bytes, the limit",
+                                    file, help="a rulebook is a small text file")])
 
 
 def decode(data: bytes, file: str) -> str:
@@ -143,13 +147,20 @@ def _check_ir_depth(ir, spans: Spans, file: str, text: str):
         stack.extend((c, depth + 1, located) for c in children if isinstance(c, (dict, list)))
 
 
-def parse_file(path: Path, file: str | None = None, *, recall: bool = False) -> Parsed:
-    """A file's own IR. With `recall`, from the cache (cache.py) when this text was read before."""
+def parse_file(path: Path, file: str | None = None, *, recall: bool = False, text: str | None = None) -> Parsed:
+    """A file's own IR. With `recall`, from the cache (cache.py) when this text was read before;
+    with `text`, from that text instead of the file on disk (an editor's unsaved buffer)."""
     file = file or str(path)
     if path.suffix.lower() not in SUFFIXES:
         raise RulebookError([Diagnostic("U0004", f"unknown file type `{path.suffix or '(none)'}`", file,
                                         help="rulebooks end in .uno, .yaml, .yml or .json")])
-    text = read_text(path, file)
+    if text is None:
+        text = read_text(path, file)
+    else:                                  # held to the same bounds as a file (a lone surrogate is not UTF-8)
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) > MAX_BYTES:
+            _too_large(file)
+        text = decode(data, file)
     kept = cache.recall(file, text) if recall else None
     if kept is not None:
         return Parsed(file, text, kept[0], kept[1], [], path, schema_checked=True)
@@ -244,8 +255,10 @@ def _register(node, file: str, origins: dict[int, str]):
 
 
 class _Assembler:
-    def __init__(self, search: tuple[Path, ...]):
+    def __init__(self, search: tuple[Path, ...], texts=None, reads: list | None = None):
         self.search = search
+        self.texts = texts or {}             # file_key -> text: unsaved buffers read instead of the files
+        self.reads = reads if reads is not None else []   # every path read, in order (an editor watches them)
         self.files: dict[str, str] = {}
         self.spans = Spans()
         self.origins: dict[int, str] = {}
@@ -260,7 +273,8 @@ class _Assembler:
     def parse(self, path: Path) -> Parsed:
         key = file_key(path)
         if key not in self.parsed:
-            parsed = parse_file(path, display_name(path), recall=True)
+            self.reads.append(path)
+            parsed = parse_file(path, display_name(path), recall=True, text=self.texts.get(key))
             self.files[parsed.file] = parsed.text
             self.spans.merge(parsed.spans)
             _register(parsed.ir, parsed.file, self.origins)
@@ -268,9 +282,11 @@ class _Assembler:
             self.parsed[key] = parsed
         return self.parsed[key]
 
-    def error(self, code, msg, node, key=None, label="", help=None):
+    def error(self, code, msg, node, key=None, label="", help=None, related=()):
+        """`related`: (node, key, what) of other places that explain this one."""
         self.diagnostics.append(Diagnostic(code, msg, self.origins.get(id(node)), self.spans.at(node, key),
-                                           label, help))
+                                           label, help, related=[(self.origins.get(id(n)), self.spans.at(n, k), w)
+                                                                 for n, k, w in related]))
 
     def assemble(self, path: Path, chain: tuple[str, ...] = ()) -> dict:
         parsed = self.parse(path)
@@ -351,13 +367,16 @@ def resolved_ir(rulebook: "Rulebook") -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def load(source: str | Path, *, include: tuple[str, ...] = (), with_: tuple[str | Path, ...] = (),
-         search: tuple[str | Path, ...] = ()) -> Rulebook:
+         search: tuple[str | Path, ...] = (), texts=None, reads: list | None = None) -> Rulebook:
     """Load, merge and check a rulebook. `source` is a path or a shipped name; `include` adds rule
-    modules by name; `with_` lays custom rule files (fragments) on top. Raises RulebookError."""
+    modules by name; `with_` lays custom rule files (fragments) on top. `texts` maps a file's
+    `file_key` to text read in its place (an editor's unsaved buffer: `extends` and `include`
+    still resolve from the file's folder); `reads` collects every path read, in order, even when
+    loading fails. Raises RulebookError."""
     from .checker import check
     search = tuple(Path(s) for s in search)
     path = resolve_argument(str(source), search) if not isinstance(source, Path) else source
-    asm = _Assembler(search)
+    asm = _Assembler(search, texts, reads)
     try:
         merged = asm.assemble(path)
         own = asm.parse(path).ir

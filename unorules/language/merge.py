@@ -76,14 +76,15 @@ def lay_over(merged: dict, own: dict, asm, included: bool = False):
         removed.add((removal["block"], removal["key"]))
     cards = merged.setdefault("cards", [])
     by_name = {c["names"][0]: c for c in cards}
-    seen_here: set[str] = set()
+    seen_here: dict[str, tuple] = {}
     for decl in own.get("cards", []):
         for i, name in enumerate(decl["names"]):
             if name in seen_here:
                 asm.error("U0202", f"card `{name}` is declared twice in this file", decl["names"], i,
-                          "declared again here", "merge the two declarations")
+                          "declared again here", "merge the two declarations",
+                          related=[(*seen_here[name], "first declared here")])
                 continue
-            seen_here.add(name)
+            seen_here[name] = (decl["names"], i)
             card = by_name.get(name)
             if card is None:
                 card = {"names": [name]}
@@ -119,15 +120,16 @@ def lay_over(merged: dict, own: dict, asm, included: bool = False):
         merged.setdefault("deck", []).extend(own["deck"])
     _remove_and_replace_hooks(merged, own, asm)
     for key in ("reactions", "triggers"):
-        names = {o["name"] for o in merged.get(key, []) if "name" in o}
+        names = {o["name"]: o for o in merged.get(key, []) if "name" in o}
         for item in own.get(key, []):
             if "name" not in item:
                 continue
             if item["name"] not in names:
-                names.add(item["name"])
+                names[item["name"]] = item
             else:
                 asm.error("U0202", f"a {key[:-1]} named `{item['name']}` is already given", item, "name",
-                          "named again here", f"write `replace {key[:-1]} {item['name']}: ...`, or choose another name")
+                          "named again here", f"write `replace {key[:-1]} {item['name']}: ...`, or choose another name",
+                          related=[(names[item["name"]], "name", "first named here")])
     for key in ("play_rules", "reactions", "triggers"):
         if own.get(key):
             merged.setdefault(key, []).extend(own[key])

@@ -84,6 +84,28 @@ def reads_back(text: str, fmt: str, ir, file: str):
             help="nothing was written; this is a bug in unorules, please report it with the file")])
 
 
+def formatted(parsed) -> str:
+    """A parsed file's canonical text in its own format (`fmt`), checked to read back to the same
+    rulebook. Raises RulebookError where fmt refuses: a file the schema refuses, a YAML file with
+    comments that formatting would lose, text that would not read back."""
+    from unorules.errors import Span
+    from .schema import schema_diagnostics
+    problems = schema_diagnostics(parsed.ir, parsed.spans, parsed.file)
+    if problems:
+        raise RulebookError(problems, {parsed.file: parsed.text})
+    kind = format_of(parsed.file)
+    text = text_in_format(parsed.ir, kind, parsed.spans, parsed.text)
+    reads_back(text, kind, parsed.ir, parsed.file)
+    if kind == "yaml" and text != parsed.text and yaml_comment_lines(parsed.text):
+        line = yaml_comment_lines(parsed.text)[0]
+        raise RulebookError([Diagnostic(
+            "U0005", "this YAML file has comments, which YAML formatting cannot keep: fmt leaves it as it is",
+            parsed.file, Span(line, 1, line, 2), "a comment",
+            "remove the comments first, or keep the rulebook in .uno, whose formatter keeps them")],
+            {parsed.file: parsed.text})
+    return text
+
+
 def yaml_comment_lines(text: str) -> list[int]:
     """The lines (1-based) of a YAML text that hold a comment: a `#` outside every scalar, at the
     start of a line or after white space."""

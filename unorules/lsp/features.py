@@ -1,0 +1,451 @@
+"""What an editor asks of a place in a file: hover text, definitions and references, the outline,
+completions, highlighting and quick fixes. Plain data in, plain data out (places are 0-based
+lines and columns counted in characters); server.py speaks the protocol.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from lark.exceptions import LarkError
+
+from unorules.errors import Diagnostic, RulebookError
+from unorules.language.loader import display_name, file_key, shipped_names
+from unorules.language.parser import lark_parser
+from unorules.language.resources import docs_file, rulebooks_dir
+from unorules.language.vocab import ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, METHODS, SCOPED_NAMES, TRIGGER_EVENTS
+from .symbols import ITEM_STARTS, Symbol, is_item_start
+from .tokens import Token, keyword_terminals, token_at, tokens
+from .workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Place:
+    path: Path
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+def _place(path: Path, tok: Token) -> Place:
+    return Place(path, tok.line, tok.column, tok.line, tok.end_column)
+
+
+# ---- what a name is ----------------------------------------------------------------------------
+
+def names_of(ws: Workspace, path: Path) -> dict[str, str]:
+    """Every name the file's rulebook gives, with what it is (card, color, counter, flag, option,
+    rule, trigger, reaction, call, pile): from the rulebook it last loaded to, and the
+    declarations of its files as they are now."""
+    out: dict[str, str] = {}
+    for part in reversed(ws.parts(path)):
+        syms = ws.symbols(part)
+        for s in syms.symbols if syms else []:
+            out[s.name] = s.kind
+    rb = ws.rulebook(path)
+    if rb is not None:
+        ir = rb.ir
+        for side in ir.get("sides") or [{"colors": ir.get("colors", [])}]:
+            out.update({c: "color" for c in side["colors"]})
+        for c in ir.get("cards", []):
+            out.update({n: "card" for n in c["names"] if not n.isdigit()})
+        out.update({c["name"]: c["kind"] for c in ir.get("counters", [])})
+        out.update({o["name"]: "option" for o in ir.get("options", [])})
+        out.update({r["name"]: "rule" for r in ir.get("rules", [])})
+        for key in ("triggers", "reactions"):
+            out.update({r["name"]: key[:-1] for r in ir.get(key, []) if "name" in r})
+        out.update({d["name"]: "call" for d in ir.get("declarations", [])})
+    return out
+
+
+def declarations(ws: Workspace, path: Path, name: str) -> list[tuple[Path, Symbol]]:
+    """Where a name is declared in the file's rulebook, base first (a card redeclared by an
+    extending file keeps its first declaration first)."""
+    out = []
+    for part in reversed(ws.parts(path)):
+        syms = ws.symbols(part)
+        out += [(part, s) for s in (syms.declared(name) if syms else [])]
+    return out
+
+
+def link_at(ws: Workspace, path: Path, line: int, column: int):
+    syms = ws.symbols(path)
+    for link in syms.links if syms else []:
+        if link.token.covers(line, column):
+            return link
+    return None
+
+
+# ---- go to definition, find references, outline --------------------------------------------
+
+def definition(ws: Workspace, path: Path, line: int, column: int) -> list[Place]:
+    link = link_at(ws, path, line, column)
+    if link is not None:
+        target = ws.resolve(link.token.text, path)
+        return [Place(target, 0, 0, 0, 0)] if target else []
+    syms = ws.symbols(path)
+    tok = token_at(syms.toks, line, column) if syms else None
+    if tok is None or tok.type != "NAME":
+        return []
+    found = declarations(ws, path, tok.text)
+    return [_place(p, s.token) for p, s in found[:1]]
+
+
+def references(ws: Workspace, path: Path, line: int, column: int, with_declaration: bool = True) -> list[Place]:
+    syms = ws.symbols(path)
+    tok = token_at(syms.toks, line, column) if syms else None
+    if tok is None or tok.type != "NAME":
+        return []
+    name = tok.text
+    if name not in names_of(ws, path):
+        return []
+    declared = {(file_key(p), s.token.line, s.token.column) for p, s in declarations(ws, path, name)}
+    out = []
+    own = {file_key(x) for x in ws.parts(path)}
+    users = [p for p in ws.open_paths.values()             # open files whose rulebook has this file
+             if file_key(p) not in own and any(file_key(x) == file_key(path) for x in ws.parts(p))]
+    files = ws.parts(path) + users
+    for part in files:
+        s = ws.symbols(part)
+        for t in s.uses(name) if s else []:
+            if not with_declaration and (file_key(part), t.line, t.column) in declared:
+                continue
+            out.append(_place(part, t))
+    return out
+
+
+def outline(ws: Workspace, path: Path) -> list[tuple[str, str, Token, tuple[int, int], Token]]:
+    """(label, what, first token, end, name token) of every top-level item."""
+    syms = ws.symbols(path)
+    out = []
+    for item in syms.items if syms else []:
+        kind = {"CARD": "card", "COUNTER": "counter", "FLAG": "flag", "OPTION": "option", "RULE": "rule",
+                "ON": "trigger", "REACT": "reaction", "DECLARE": "call"}.get(item.start.type, "setting")
+        out.append((item.label, kind, item.start, item.end, item.name_token))
+    return out
+
+
+# ---- hover -------------------------------------------------------------------------------------
+
+def hover(ws: Workspace, path: Path, line: int, column: int) -> tuple[str, Token] | None:
+    """Markdown for the word at a place: a card in `explain --card`'s words, a counter, option or
+    named rule in `explain`'s words with its declaration, a keyword's reference entry."""
+    syms = ws.symbols(path)
+    if syms is None:
+        return None
+    tok = token_at(syms.toks, line, column)
+    if tok is None:
+        return None
+    link = link_at(ws, path, line, column)
+    if link is not None:
+        target = ws.resolve(link.token.text, path)
+        if target is None:
+            return None
+        rb_title = _title(ws, target)
+        return f"`{link.token.text}`: {display_name(target)}" + (f"\n\n{rb_title}" if rb_title else ""), tok
+    if tok.type == "NAME":
+        what = names_of(ws, path).get(tok.text)
+        rb = ws.rulebook(path)
+        if what == "card" and rb is not None:
+            from unorules.language.explain.rulebook import explain
+            try:
+                return explain(rb, tok.text), tok
+            except KeyError:
+                return None
+        if what is not None:
+            return _declared(ws, path, tok.text, what), tok
+        if tok.text in GLOBAL_NAMES or tok.text in SCOPED_NAMES:
+            kind = GLOBAL_NAMES.get(tok.text) or SCOPED_NAMES[tok.text]
+            return f"`{tok.text}`: a built-in name (a {kind})" + ("" if tok.text in GLOBAL_NAMES else
+                                                                  ", bound only in some places (docs/language.md)"), tok
+        return None
+    if tok.keyword:
+        entry = keyword_entry(syms.toks, tok)
+        return (entry, tok) if entry else None
+    return None
+
+
+def _title(ws: Workspace, path: Path) -> str | None:
+    syms = ws.symbols(path)
+    if syms and syms.header:
+        for t in syms.toks:
+            if t.type == "STRING" and t.line == syms.header.line:
+                return t.text.strip('"')
+    return None
+
+
+def _declared(ws: Workspace, path: Path, name: str, what: str) -> str:
+    lines = [f"**{what}** `{name}`"]
+    rb = ws.rulebook(path)
+    if rb is not None:
+        from unorules.language.explain.rulebook import explain
+        said = next((ln for ln in explain(rb).splitlines() if ln.startswith(f"- `{name}`:")
+                     or f"(the {what} `{name}`)" in ln), None)
+        if said:
+            lines += ["", said[2:] if said.startswith("- ") else said]
+    for p, s in declarations(ws, path, name)[:1]:
+        lines += ["", "```uno", s.detail, "```", f"declared in {display_name(p)}:{s.token.line + 1}"]
+    return "\n".join(lines)
+
+
+@functools.cache
+def reference_rows() -> list[tuple[str, str]]:
+    """(syntax, meaning) of every row of docs/language.md's tables whose first cell is code."""
+    doc = docs_file()
+    if doc is None:
+        return []
+    rows = []
+    for line in doc.read_text("utf-8").splitlines():
+        m = re.match(r"\|\s*`([^`]+)`[^|]*\|(.*)\|\s*$", line)
+        if not m:
+            continue
+        cells = [c.strip() for c in m.group(2).split("|")]
+        meaning = cells[-1] if cells else ""
+        example = cells[0] if len(cells) > 1 else ""
+        rows.append((m.group(1), meaning + (f"\n\nExample: {example}" if example.startswith("`") else "")))
+    return rows
+
+
+def keyword_entry(toks: list[Token], tok: Token) -> str | None:
+    """The reference entry of the construct a keyword belongs to: the row whose syntax has the
+    word and most of the words around it."""
+    word = tok.text.split()[0] if " " in tok.text else tok.text
+    i = toks.index(tok)
+    near = {t.text for t in toks[max(0, i - 3):i + 4] if t.keyword}
+    best, score = None, 0
+    for syntax, meaning in reference_rows():
+        literal = set(re.findall(r"\b[a-z_]+\b", syntax))
+        if word not in literal:
+            continue
+        s = len(literal & near) * 10 - len(literal - near) + (5 if syntax.split()[0] == word else 0)
+        if best is None or s > score:
+            best, score = (syntax, meaning), s
+    if best is None:
+        return None
+    return f"```uno\n{best[0]}\n```\n\n{best[1]}\n\n(docs/language.md)"
+
+
+# ---- completion --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Completion:
+    label: str
+    # keyword, card, color, counter, flag, option, rule, trigger, reaction, event, builtin,
+    # attribute, method, rulebook, module
+    kind: str
+    detail: str = ""
+
+
+def _item_start(toks: list[Token], before: int) -> int | None:
+    """The index of the top-level item the place `before` (a token index) lies in."""
+    depth = 0
+    start = None
+    for i, t in enumerate(toks[:before]):
+        if t.type == "LBRACE":
+            depth += 1
+        elif t.type == "RBRACE":
+            depth = max(0, depth - 1)
+        elif depth == 0 and t.keyword and t.type in ITEM_STARTS:
+            if is_item_start(toks, i):
+                start = i
+        elif t.column == 0 and t.text in _item_words():      # a line that begins an item, read after an error
+            start = i
+    return start
+
+
+@functools.cache
+def _item_words() -> set[str]:
+    words = keyword_terminals()
+    return {words[t] for t in ITEM_STARTS if t in words and " " not in words[t]} - {"turn", "card", "false", "side"}
+
+
+def accepted(text: str) -> set[str] | None:
+    """The terminals the parser accepts after `text`, or None when `text` does not parse so far."""
+    parser = lark_parser().parse_interactive(text)
+    try:
+        for _ in parser.iter_parse():
+            pass
+    except (LarkError, RecursionError):
+        return None
+    return set(parser.accepts())
+
+
+def completions(ws: Workspace, path: Path, line: int, column: int) -> list[Completion]:
+    text = ws.text(path)
+    if text is None or path.suffix.lower() != ".uno":
+        return []
+    lines = text.split("\n")
+    if line >= len(lines):
+        return []
+    row = lines[line][:column]
+    word = re.search(r"[a-z_][a-z0-9_]*$", row)
+    start = column - (len(word.group(0)) if word else 0)
+    offset = sum(len(x) + 1 for x in lines[:line]) + start
+    prefix_text = text[:offset]
+    code = [t for t in tokens(prefix_text) if t.type != "COMMENT"]
+    expect = None
+    first = _item_start(code, len(code))
+    if first is not None:           # from the item's start, so an error in an earlier item does not matter
+        item_line, item_col = code[first].line, code[first].column
+        item_offset = sum(len(x) + 1 for x in lines[:item_line]) + item_col
+        expect = accepted("rulebook _\n" + text[item_offset:offset])
+    if expect is None:
+        expect = accepted(prefix_text)
+    if expect is None:
+        return []
+    out = []
+    keywords = keyword_terminals()
+    for term in sorted(expect):
+        if term in keywords:
+            out.append(Completion(keywords[term], "keyword"))
+    if "NAME" in expect:
+        out += _names(ws, path, code)
+    prefix = word.group(0) if word else ""
+    seen, result = set(), []
+    for c in out:
+        if c.label.startswith(prefix) and c.label not in seen:
+            seen.add(c.label)
+            result.append(c)
+    return result
+
+
+# the keywords after which a new name is written (`counter NAME`, `... as NAME`, `let NAME`)
+NEW_NAME_AFTER = {"RULEBOOK", "MODULE", "AS", "COUNTER", "FLAG", "OPTION", "RULE", "DECLARE", "LET", "PILES"}
+
+
+def _names(ws: Workspace, path: Path, code: list[Token]) -> list[Completion]:
+    """The names that may be written after `code` (the tokens before the cursor), by what comes
+    before: files after `extends`, events after `on`, counters after `set`, kinds after `×`."""
+    prev = code[-1] if code else None
+    before = code[-2] if len(code) > 1 else None
+    head = _item_start(code, len(code))
+    head_type = code[head].type if head is not None else None
+    in_header = head is not None and not any(t.type in ("COLON", "LBRACE") for t in code[head:])
+    names = names_of(ws, path)
+
+    def of(*kinds):
+        return [Completion(n, k) for n, k in sorted(names.items()) if k in kinds]
+    if prev is None:
+        return []
+    if prev.type in ("EXTENDS", "FOR") or (head_type == "INCLUDE" and in_header):
+        return _files(path, "module" if head_type == "INCLUDE" else "rulebook")
+    if prev.type == "AS" and before is not None and before.type == "MATCHES":
+        return of("card")
+    if prev.type in NEW_NAME_AFTER:
+        return []                                  # a new name is written here: none to offer
+    if prev.type == "ON":
+        depth = sum(1 if t.type == "LBRACE" else -1 if t.type == "RBRACE" else 0 for t in code)
+        return [Completion(e, "event") for e in sorted(CARD_EVENTS if depth > 0 else TRIGGER_EVENTS)]
+    adding = any(t.type == "__ANON_2" for t in code[max(head or 0, len(code) - 8):])     # `add N to NAME`
+    if prev.type in ("SET", "CLEAR") or (prev.type == "TO" and adding):
+        return of("counter", "flag")
+    if prev.type == "DO":
+        return of("rule")
+    if prev.type in ("TRIGGER", "REACTION") and head_type in ("REMOVE", "REPLACE"):
+        return of(prev.type.lower())
+    if prev.type == "DOT":
+        return ([Completion(a, "attribute") for a in sorted({a for _, a in ATTRIBUTES})]
+                + [Completion(m, "method") for m in sorted({m for _, m in METHODS})] + of("counter", "flag"))
+    react_kinds = head_type == "REACT" and in_header and not any(t.type == "IF" for t in code[head:])
+    if prev.type in ("__ANON_1", "X") or (prev.type == "CARD" and head in (len(code) - 1, len(code) - 2)) \
+            or (react_kinds and prev.type in ("TO", "WITH", "COMMA")) \
+            or (head_type == "REPLACE" and prev.type == "WITH"):
+        return of("card")
+    if prev.type == "OF" and head_type == "ON" and in_header:
+        return of("card", "color")
+    return (of("card", "color", "counter", "flag", "option")
+            + [Completion(n, "builtin", GLOBAL_NAMES.get(n) or SCOPED_NAMES[n])
+               for n in sorted({**GLOBAL_NAMES, **SCOPED_NAMES})])
+
+
+def _files(path: Path, kind: str) -> list[Completion]:
+    out = []
+    root = rulebooks_dir()
+    for name, p in sorted(shipped_names().items()):
+        is_module = p.parent != root
+        if is_module == (kind == "module"):
+            out.append(Completion(name, kind, display_name(p)))
+    try:
+        for p in sorted(path.parent.glob("*.uno")):
+            if p.resolve() != path.resolve():
+                out.append(Completion(p.stem, kind, str(p.name)))
+    except OSError:
+        pass
+    return out
+
+
+# ---- highlighting ------------------------------------------------------------------------------
+
+TOKEN_TYPES = ["keyword", "enumMember", "enum", "variable", "parameter", "function", "event", "number", "string",
+               "comment", "operator", "namespace", "property"]
+TOKEN_MODIFIERS = ["declaration", "defaultLibrary"]
+_KIND_TYPE = {"card": "enumMember", "color": "enum", "counter": "variable", "flag": "variable", "option": "parameter",
+              "rule": "function", "trigger": "function", "reaction": "function", "call": "function",
+              "pile": "variable", "side": "enum"}
+
+
+def highlights(ws: Workspace, path: Path) -> list[tuple[int, int, int, str, list[str]]]:
+    """(line, column, length, type, modifiers) for every token, in order."""
+    syms = ws.symbols(path)
+    if syms is None:
+        return []
+    names = names_of(ws, path)
+    declared = {(s.token.line, s.token.column) for s in syms.symbols}
+    links = {(link.token.line, link.token.column) for link in syms.links}
+    if syms.header:
+        links.add((syms.header.line, syms.header.column))
+    out = []
+    prev = None
+    for t in syms.toks:
+        kind, mods = None, []
+        if t.type == "COMMENT":
+            kind = "comment"
+        elif t.keyword:
+            kind = "keyword"
+        elif t.type in ("INT", "DECIMAL"):
+            kind = "number"
+        elif t.type == "STRING":
+            kind = "string"
+        elif t.type == "NAME":
+            if (t.line, t.column) in links:
+                kind = "namespace"
+            elif prev is not None and prev.type == "DOT" and t.text not in names:
+                kind = "property"
+            elif prev is not None and prev.type == "ON":
+                kind = "event"
+            elif t.text in names:
+                kind = _KIND_TYPE.get(names[t.text], "variable")
+            elif t.text in GLOBAL_NAMES or t.text in SCOPED_NAMES:
+                kind, mods = "variable", ["defaultLibrary"]
+            else:
+                kind = "variable"
+            if (t.line, t.column) in declared:
+                mods = mods + ["declaration"]
+        elif t.type in ("COMPARE", "ADD", "MUL", "MINUS", "EQUAL"):
+            kind = "operator"
+        if t.type != "COMMENT":
+            prev = t
+        if kind is not None:
+            length = len(t.text.split("\n")[0])
+            out.append((t.line, t.column, length, kind, mods))
+    return out
+
+
+# ---- quick fixes and formatting ----------------------------------------------------------------
+
+def quick_fix(d: Diagnostic) -> str | None:
+    """The text that a did-you-mean diagnostic proposes for its span."""
+    return d.suggestion
+
+
+def formatted(ws: Workspace, path: Path) -> str:
+    """The file's text as `unorules fmt` writes it; raises RulebookError where fmt refuses."""
+    from unorules.language.loader import parse_file
+    from unorules.language.writer import formatted as canonical
+    text = ws.text(path)
+    if text is None:
+        raise RulebookError([Diagnostic("U0001", f"cannot read `{path}`", str(path))])
+    return canonical(parse_file(path, display_name(path), text=text))

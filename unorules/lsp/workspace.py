@@ -1,0 +1,189 @@
+"""The files an editor has open, checked as `unorules validate` checks them, with their unsaved
+text read in place of the files on disk.
+
+A file is checked with every file it extends or includes (the loader reads an open one's buffer,
+the others from disk), and the check remembers which files it read: an edit to a module re-checks
+the open files that use it (`dependents`), and nothing else. No language-server library is
+imported here: the server (server.py) turns these results into the protocol's messages.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from unorules.errors import Diagnostic, RulebookError, Span, UnorulesError
+from unorules.language.loader import Rulebook, display_name, file_key, find, load, read_text
+from .symbols import FileSymbols, read_symbols
+
+RULEBOOK_SUFFIXES = (".uno", ".yaml", ".yml", ".json")
+VERBS = {"extends": "extends", "include": "includes", "for": "is written for"}
+
+
+@dataclass
+class Check:
+    """One open file's check: its diagnostics by file, the files read, the rulebook if it loaded."""
+    path: Path
+    diagnostics: dict[Path, list[Diagnostic]] = field(default_factory=dict)
+    reads: list[Path] = field(default_factory=list)
+    rulebook: Rulebook | None = None
+
+
+def is_rulebook_text(path: Path, text: str) -> bool:
+    """Whether a file is a rulebook to check: every .uno file; a YAML or JSON file only when it
+    declares a rulebook or module (a scenario file, a CI config, is left alone)."""
+    suffix = path.suffix.lower()
+    if suffix == ".uno":
+        return True
+    if suffix not in RULEBOOK_SUFFIXES:
+        return False
+    import re
+    return re.search(r'^\s*"?kind"?\s*:\s*"?(rulebook|module)\b', text, re.MULTILINE) is not None
+
+
+class Workspace:
+    def __init__(self, search: tuple[Path, ...] = ()):
+        self.search = tuple(search)
+        self.buffers: dict[str, str] = {}           # file_key -> the editor's text
+        self.open_paths: dict[str, Path] = {}       # file_key -> the path as the editor named it
+        self.checks: dict[str, Check] = {}          # file_key of an open file -> its last check
+        self.good: dict[str, Rulebook] = {}         # file_key -> the last rulebook that loaded from it
+        self._symbols: dict[str, tuple[str, FileSymbols]] = {}
+
+    # ---- buffers -----------------------------------------------------------------------------
+
+    def open(self, path: Path, text: str):
+        key = file_key(path)
+        self.buffers[key] = text
+        self.open_paths[key] = path
+
+    def close(self, path: Path):
+        key = file_key(path)
+        for table in (self.buffers, self.open_paths, self.checks, self.good):
+            table.pop(key, None)
+
+    def text(self, path: Path) -> str | None:
+        """A file's text: the editor's buffer when it is open, else the file on disk (None when it
+        cannot be read)."""
+        key = file_key(path)
+        if key in self.buffers:
+            return self.buffers[key]
+        try:
+            return read_text(path, str(path))
+        except UnorulesError:
+            return None
+
+    def symbols(self, path: Path) -> FileSymbols | None:
+        text = self.text(path)
+        if text is None or path.suffix.lower() != ".uno":
+            return None
+        key = file_key(path)
+        kept = self._symbols.get(key)
+        if kept is None or kept[0] != text:
+            kept = (text, read_symbols(text))
+            self._symbols[key] = kept
+        return kept[1]
+
+    # ---- checking ----------------------------------------------------------------------------
+
+    def check(self, path: Path) -> Check:
+        """Check an open file as `unorules validate FILE` does (with its unsaved text and that of
+        every open file it reads), and keep the result."""
+        key = file_key(path)
+        result = Check(path)
+        text = self.buffers.get(key)
+        if text is not None and not is_rulebook_text(path, text):
+            self.checks[key] = result
+            return result
+        reads: list[Path] = []
+        try:
+            rb = load(path, search=self.search, texts=self.buffers, reads=reads)
+            problems = rb.warnings
+            result.rulebook = rb
+            self.good[key] = rb
+        except RulebookError as e:
+            problems = e.diagnostics
+        result.reads = reads or [path]
+        by_name = {display_name(p): p for p in result.reads}
+        by_name.setdefault(display_name(path), path)
+        links = self._link_closure(path)
+        for d in problems:
+            where = by_name.get(d.file) if d.file else path
+            if where is None:
+                where = Path(d.file)
+            if d.file is None:                      # not in any file (a module named on no line): the file's first line
+                d = Diagnostic(d.code, d.message, display_name(path), Span(1, 1, 1, 1), d.label, d.help, d.severity,
+                               list(d.notes), list(d.related))
+            elif file_key(where) != key:
+                d = self._with_link(d, path, where, links)
+            result.diagnostics.setdefault(where, []).append(d)
+        self.checks[key] = result
+        return result
+
+    def dependents(self, path: Path) -> list[Path]:
+        """The open files (other than this one) whose last check read this file."""
+        key = file_key(path)
+        out = []
+        for other, check in self.checks.items():
+            if other != key and any(file_key(p) == key for p in check.reads):
+                out.append(self.open_paths.get(other, check.path))
+        return out
+
+    def rulebook(self, path: Path) -> Rulebook | None:
+        """The rulebook this open file loaded to last (its last good text's, while it has errors)."""
+        return self.good.get(file_key(path))
+
+    def parts(self, path: Path) -> list[Path]:
+        """The files of this file's rulebook, as its last check read them (itself first)."""
+        check = self.checks.get(file_key(path))
+        reads = check.reads if check else []
+        if len(reads) <= 1:                   # it did not parse: its links, as written, tell
+            reads = [f for _, files in self._link_closure(path) for f in files]
+        out, seen = [path], {file_key(path)}
+        for p in reads:
+            if file_key(p) not in seen:
+                seen.add(file_key(p))
+                out.append(p)
+        return out
+
+    # ---- links between files -----------------------------------------------------------------
+
+    def resolve(self, name: str, near: Path) -> Path | None:
+        return find(name, near.parent, self.search)
+
+    def _link_closure(self, path: Path) -> list[tuple[object, list[Path]]]:
+        """For each link of the file (`extends`, `include`, `for`), the files it leads to, read
+        from their tokens (so that a file that does not parse still knows its rulebook's names)."""
+        out = []
+        syms = self.symbols(path)
+        for link in syms.links if syms else []:
+            target = self.resolve(link.token.text, path)
+            if target is None:
+                continue
+            seen: dict[str, Path] = {}
+            todo = [target]
+            while todo and len(seen) < 200:
+                p = todo.pop()
+                k = file_key(p)
+                if k in seen:
+                    continue
+                seen[k] = p
+                s = self.symbols(p)
+                for lk in s.links if s else []:
+                    nxt = self.resolve(lk.token.text, p)
+                    if nxt is not None:
+                        todo.append(nxt)
+            out.append((link, list(seen.values())))
+        return out
+
+    def _with_link(self, d: Diagnostic, path: Path, where: Path, links) -> Diagnostic:
+        """A diagnostic in another file, with the line of this file that brought that file in."""
+        key = file_key(where)
+        for link, files in links:
+            if key in {file_key(f) for f in files}:
+                tok = link.token
+                span = Span(tok.line + 1, tok.column + 1, tok.line + 1, tok.end_column + 1)
+                related = list(d.related) + [(display_name(path), span,
+                                              f"checked as part of `{tok.text}`, which this file {VERBS[link.how]}")]
+                return Diagnostic(d.code, d.message, d.file, d.span, d.label, d.help, d.severity,
+                                  list(d.notes), related)
+        return d
