@@ -1,0 +1,7 @@
+# docs/language.md, section 11-modules-extends-include-custom-rules: its examples, for the TextMate grammar's snapshots
+extends B
+remove card
+remove scoring ...
+choose one of
+jump in
+include M
