@@ -3,6 +3,7 @@ and every name the README and the docs tell people to import still imports (docs
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import shutil
 import subprocess
@@ -141,7 +142,9 @@ def documented_names() -> set[str]:
         for module, imported in re.findall(r"from (unorules(?:\.\w+)*) import ([\w, ]+)", text):
             names.update(f"{module}.{n.split(' as ')[0].strip()}" for n in imported.split(",") if n.strip())
         names.update(m for m in re.findall(r"\bunorules(?:\.\w+)+", text) if not m.endswith(".lark"))
-    return names
+    # the VS Code extension's settings (`unorules.server.command`) are its names, not Python's
+    settings = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text("utf-8"))
+    return names - set(settings["contributes"]["configuration"]["properties"])
 
 
 def resolve(dotted: str):

@@ -149,10 +149,17 @@ def hover(ws: Workspace, path: Path, line: int, column: int) -> tuple[str, Token
     if tok.type == "NAME":
         what = names_of(ws, path).get(tok.text)
         rb = ws.rulebook(path)
-        if what == "card" and rb is not None:
+        if what == "card":
             from unorules.language.explain.rulebook import explain
+            note = ""
+            if rb is None:                  # never validated yet: the card as the base rulebook has it
+                rb = ws.base_rulebook(path)
+                syms_here = ws.symbols(path)
+                changed = syms_here is not None and syms_here.declared(tok.text)
+                note = (f"\n\n*(as `{rb.name}` has it: this file {'changes it and ' if changed else ''}"
+                        "does not validate yet)*") if rb is not None else ""
             try:
-                return explain(rb, tok.text), tok
+                return (explain(rb, tok.text) + note, tok) if rb is not None else None
             except KeyError:
                 return None
         if what is not None:

@@ -132,6 +132,20 @@ class Workspace:
         """The rulebook this open file loaded to last (its last good text's, while it has errors)."""
         return self.good.get(file_key(path))
 
+    def base_rulebook(self, path: Path) -> Rulebook | None:
+        """The rulebook this file extends (or, for a module, is written for), loaded: what a hover
+        can explain while the file itself has never validated."""
+        syms = self.symbols(path)
+        for link in syms.links if syms else []:
+            if link.how in ("extends", "for"):
+                target = self.resolve(link.token.text, path)
+                if target is not None and file_key(target) != file_key(path):
+                    try:
+                        return load(target, search=self.search, texts=self.buffers)
+                    except RulebookError:
+                        return None
+        return None
+
     def parts(self, path: Path) -> list[Path]:
         """The files of this file's rulebook, as its last check read them (itself first)."""
         check = self.checks.get(file_key(path))
