@@ -123,6 +123,18 @@ def test_completion_by_place():
     assert path.exists()
 
 
+def test_completion_of_declared_values():
+    """An option shows its declared value; after `NAME ==`, a choice's answers are offered as texts."""
+    mine = Path("/nonexistent/choice.uno")
+    ws = Workspace()
+    ws.open(mine, 'rulebook choice\nextends fast\non turn_start if cut_ch\n')
+    (option,) = F.completions(ws, mine, 2, 22)
+    assert option.label == "cut_chance" and option.detail.startswith("option cut_chance = 0.0667")
+    ws.open(mine, 'rulebook choice\nextends fast\non turn_start:\n  choose one of missed, exact as g\n  if g == "ex')
+    assert [c.label for c in F.completions(ws, mine, 4, 13)] == ['"exact"']
+    assert {'"missed"', '"exact"'} <= {c.label for c in F.completions(ws, mine, 4, 10)}
+
+
 def test_hover_on_a_card_is_explain_card():
     path = ROOT / "rulebooks" / "official.uno"
     ws = Workspace()
@@ -216,3 +228,12 @@ def test_an_edit_to_a_module_rechecks_the_files_that_use_it(tmp_path):
     (d,) = problems[mod]
     assert d.code == "U0204" and d.related[-1][2] == "checked as part of `mod`, which this file includes"
     assert d.related[-1][1].line == 3
+
+
+def test_the_command_without_the_extra_says_what_to_install():
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['pygls'] = None; sys.argv = ['unorules', 'lsp']; "
+            "from unorules.cli import main; main()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "unorules[lsp]" in out.stderr and "Traceback" not in out.stderr

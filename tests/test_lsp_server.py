@@ -205,9 +205,21 @@ async def test_hover_on_a_card_is_explain_card(client):
         cli = subprocess.run([sys.executable, "-m", "unorules", "explain", "official", "--card", name],
                              capture_output=True, text=True, cwd=ROOT).stdout
         assert hover.contents.value == cli
-    kw = next(i for i, ln in enumerate(lines) if ln.startswith("deck"))
+    kw = next(i for i, ln in enumerate(lines) if ln.startswith("deck"))      # a keyword: its reference entry
     hover = await client.text_document_hover_async(lsp.HoverParams(doc(uri), lsp.Position(kw, 1)))
     assert hover.contents.value.startswith("```uno\ndeck [side NAME] { ... }")
+    close(client, uri)
+    fast = ROOT / "rulebooks" / "fast.uno"
+    uri = await open_file(client, fast)
+    lines = fast.read_text().split("\n")
+    for start, name, what, said in (("on cut as bets", "bets", "trigger", "Before the dealer's cut"),
+                                    ("option cut_chance", "cut_chance", "option", "0.0667"),
+                                    ("counter bet", "bet", "counter", "cleared at the start of every round")):
+        line = next(i for i, ln in enumerate(lines) if ln.startswith(start))
+        col = lines[line].index(name, len(start) - len(name))
+        hover = await client.text_document_hover_async(lsp.HoverParams(doc(uri), lsp.Position(line, col + 1)))
+        text = hover.contents.value
+        assert text.startswith(f"**{what}** `{name}`") and said in text and f"fast.uno:{line + 1}" in text
     close(client, uri)
 
 
@@ -334,7 +346,7 @@ async def test_fuzzed_edits_are_always_answered(client, tmp_path):
     uri = await open_file(client, f)
     version = 1
     lines = base.split("\n")          # edits land anywhere, past the end of the text too
-    pieces = ["{", "}", ":", "on play:", "card", "\ud800", "é", "\x00", "×", "9" * 400, "draw " * 3000,
+    pieces = ["{", "}", ":", "on play:", "card", "\ud800", "é", "\x00", "×", "9" * 400, "draw " * 3000, "🃏", "🃏x🃏",
               "\n" * 50, '"', "#", "if", "..", "react to", "\t"] + [p.read_text() for p in HOSTILE]
     for step in range(60):
         version += 1

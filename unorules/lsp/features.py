@@ -189,8 +189,8 @@ def _declared(ws: Workspace, path: Path, name: str, what: str) -> str:
     rb = ws.rulebook(path)
     if rb is not None:
         from unorules.language.explain.rulebook import explain
-        said = next((ln for ln in explain(rb).splitlines() if ln.startswith(f"- `{name}`:")
-                     or f"(the {what} `{name}`)" in ln), None)
+        named = re.compile(rf"\(the (rule|trigger|reaction) `{re.escape(name)}`\)")
+        said = next((ln for ln in explain(rb).splitlines() if ln.startswith(f"- `{name}`:") or named.search(ln)), None)
         if said:
             lines += ["", said[2:] if said.startswith("- ") else said]
     for p, s in declarations(ws, path, name)[:1]:
@@ -288,7 +288,7 @@ def completions(ws: Workspace, path: Path, line: int, column: int) -> list[Compl
     if line >= len(lines):
         return []
     row = lines[line][:column]
-    word = re.search(r"[a-z_][a-z0-9_]*$", row)
+    word = re.search(r'"?[a-z_][a-z0-9_]*$|"$', row)        # a name, or a text being typed
     start = column - (len(word.group(0)) if word else 0)
     offset = sum(len(x) + 1 for x in lines[:line]) + start
     prefix_text = text[:offset]
@@ -310,6 +310,8 @@ def completions(ws: Workspace, path: Path, line: int, column: int) -> list[Compl
             out.append(Completion(keywords[term], "keyword"))
     if "NAME" in expect:
         out += _names(ws, path, code)
+    if "STRING" in expect:
+        out += _choice_values(ws, path, code)
     prefix = word.group(0) if word else ""
     seen, result = set(), []
     for c in out:
@@ -317,6 +319,27 @@ def completions(ws: Workspace, path: Path, line: int, column: int) -> list[Compl
             seen.add(c.label)
             result.append(c)
     return result
+
+
+def _choice_values(ws: Workspace, path: Path, code: list[Token]) -> list[Completion]:
+    """After `NAME ==` (or `!=`), where NAME is the answer of a `choose one of A, B as NAME`, the
+    answers as texts: `"A"`, `"B"`."""
+    if len(code) < 2 or code[-1].type != "COMPARE" or code[-2].type != "NAME":
+        return []
+    name, out = code[-2].text, []
+    for part in ws.parts(path):
+        syms = ws.symbols(part)
+        toks = [t for t in syms.toks if t.type != "COMMENT"] if syms else []
+        for i in range(len(toks) - 3):
+            if toks[i].type == "CHOOSE" and toks[i + 1].type == "ONE" and toks[i + 2].type == "OF":
+                answers, j = [], i + 3
+                while j < len(toks) and toks[j].type in ("NAME", "COMMA"):
+                    if toks[j].type == "NAME":
+                        answers.append(toks[j].text)
+                    j += 1
+                if j + 1 < len(toks) and toks[j].type == "AS" and toks[j + 1].text == name:
+                    out += [Completion(f'"{a}"', "value", f"an answer of `choose one of ... as {name}`") for a in answers]
+    return out
 
 
 # the keywords after which a new name is written (`counter NAME`, `... as NAME`, `let NAME`)
@@ -333,8 +356,10 @@ def _names(ws: Workspace, path: Path, code: list[Token]) -> list[Completion]:
     in_header = head is not None and not any(t.type in ("COLON", "LBRACE") for t in code[head:])
     names = names_of(ws, path)
 
+    details = _option_details(ws, path)
+
     def of(*kinds):
-        return [Completion(n, k) for n, k in sorted(names.items()) if k in kinds]
+        return [Completion(n, k, details.get(n, "")) for n, k in sorted(names.items()) if k in kinds]
     if prev is None:
         return []
     if prev.type in ("EXTENDS", "FOR") or (head_type == "INCLUDE" and in_header):
@@ -366,6 +391,17 @@ def _names(ws: Workspace, path: Path, code: list[Token]) -> list[Completion]:
     return (of("card", "color", "counter", "flag", "option")
             + [Completion(n, "builtin", GLOBAL_NAMES.get(n) or SCOPED_NAMES[n])
                for n in sorted({**GLOBAL_NAMES, **SCOPED_NAMES})])
+
+
+def _option_details(ws: Workspace, path: Path) -> dict[str, str]:
+    """An option's declaration as written (its value and help), as a completion shows it."""
+    out = {}
+    for part in ws.parts(path):
+        syms = ws.symbols(part)
+        for sym in syms.symbols if syms else []:
+            if sym.kind == "option":
+                out.setdefault(sym.name, sym.detail)
+    return out
 
 
 def _files(path: Path, kind: str) -> list[Completion]:

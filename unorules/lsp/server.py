@@ -321,6 +321,7 @@ COMPLETION_KIND = {"keyword": lsp.CompletionItemKind.Keyword, "card": lsp.Comple
                    "reaction": lsp.CompletionItemKind.Event, "event": lsp.CompletionItemKind.Event,
                    "builtin": lsp.CompletionItemKind.Variable, "attribute": lsp.CompletionItemKind.Property,
                    "method": lsp.CompletionItemKind.Method, "rulebook": lsp.CompletionItemKind.Module,
+                   "value": lsp.CompletionItemKind.Value,
                    "module": lsp.CompletionItemKind.Module}
 
 
