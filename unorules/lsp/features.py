@@ -338,7 +338,8 @@ def _choice_values(ws: Workspace, path: Path, code: list[Token]) -> list[Complet
                         answers.append(toks[j].text)
                     j += 1
                 if j + 1 < len(toks) and toks[j].type == "AS" and toks[j + 1].text == name:
-                    out += [Completion(f'"{a}"', "value", f"an answer of `choose one of ... as {name}`") for a in answers]
+                    what = f"an answer of `choose one of ... as {name}`"
+                    out += [Completion(f'"{a}"', "value", what) for a in answers]
     return out
 
 
