@@ -72,3 +72,17 @@ def test_address_needs_the_ray_backend():
 def test_ray_and_events_do_not_mix(tmp_path):
     code, out, err = run_cli("simulate", "classic", "-n", "5", "--backend", "ray", "--events", tmp_path / "e.jsonl")
     assert code == 2 and "--events" in err and not (tmp_path / "e.jsonl").exists()
+
+
+def test_precision_on_ray_plays_the_looks_of_one_worker(ray):
+    """Each look of --precision goes on from the last game played, on Ray as here: the same games."""
+    args = ("simulate", "rlcard", "-n", "100", "-p", "2", "--agents", "random", "--precision", "9",
+            "--max-games", "800", "--json")
+    code, out, err = run_cli(*args, "--backend", "ray")
+    assert code == 0, err
+    code1, out1, err1 = run_cli(*args, "--workers", "1")
+    assert code1 == 0, err1
+    on_ray, here = json.loads(out), json.loads(out1)
+    assert on_ray["precision"]["games"] == here["precision"]["games"] == on_ray["games"]
+    assert on_ray["wins_by_seat"] == here["wins_by_seat"]
+    assert ray.is_initialized()                 # the run left the test's Ray running

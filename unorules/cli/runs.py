@@ -21,6 +21,15 @@ SIMULATOR_OPTION = click.option(
          "the rules and agents.")
 
 
+PRECISION_OPTION = click.option(
+    "--precision", type=click.FloatRange(min=0, min_open=True),
+    help="Play on, in looks that double the games, until every interval is within ± this many points of win "
+         "rate and turns of game length (or --max-games). --games is then the first look's size; the "
+         "intervals and p-values account for the looks (Bonferroni over the planned looks; docs/performance.md).")
+MAX_GAMES_OPTION = click.option("--max-games", type=click.IntRange(1, 10**8), default=200_000, show_default=True,
+                                help="With --precision: the most games (per variant) it may play.")
+
+
 @cli.command(short_help="Simulate many games and summarise them.")
 @click.argument("rulebook")
 @click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, 10**8))
@@ -49,9 +58,11 @@ SIMULATOR_OPTION = click.option(
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
 @click.option("--card", "cards", multiple=True, help="Follow the players who play this card (repeatable).")
+@PRECISION_OPTION
+@MAX_GAMES_OPTION
 @PATH_OPTION
 def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, address, simulator, include, with_,
-             option_pairs, perform_chance, events, as_json, report, cards, search):
+             option_pairs, perform_chance, events, as_json, report, cards, precision, max_games, search):
     """Simulate many games of a rulebook and summarise them (wins by seat and agent, game length, ...)."""
     from unorules.runs.summary_text import summary_text, variant_label, variant_of
     from unorules.runs.simulation import RunSpec, make_game, run_files, simulate as simulate_here, simulator_for
@@ -67,6 +78,10 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
         echo("note: with --backend ray the cluster's CPUs play the games (--workers is ignored)", err=True)
     if address and backend != "ray":
         raise click.UsageError("--address names a Ray cluster: use it with --backend ray")
+    if precision and events:
+        raise click.UsageError("--events writes the games of one run in order: give --games instead of --precision")
+    if precision and max_games < games:
+        raise click.UsageError(f"--max-games ({max_games}) is below the first look's --games ({games})")
     spec = RunSpec(str(rulebook), tuple(include), tuple(with_), tuple(search), players, seed, names or ("greedy",),
                    rounds, parse_options(option_pairs), perform_chance, tuple(cards), simulator)
     if events:
@@ -84,14 +99,21 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
     not_an_input(report, inputs, "--report")
     used = _simulator_line(program, why)
 
-    def run(spec, games, workers, events, progress=None):
+    def run(spec, games, workers, events, progress=None, start=0):
         if backend == "ray":
             from unorules.runs.cluster import simulate_ray
-            return simulate_ray(spec, games, address, progress)
-        return simulate_here(spec, games, workers, events, progress, game=game)
+            return simulate_ray(spec, games, address, progress, start=start)
+        return simulate_here(spec, games, workers, events, progress, game=game, start=start)
     started = time.perf_counter()
+    outcome = None
     try:
-        if games >= 200:                  # on standard error, so --json output stays clean
+        if precision:
+            from unorules.runs.precision import simulation_widths
+            totals, outcome = _until_precise(
+                [(spec, "simulating")], run, workers, precision, games, max_games, backend, address,
+                lambda totals, z: simulation_widths(totals[0], players, z))
+            summary = totals[0]
+        elif games >= 200:                # on standard error, so --json output stays clean
             with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
                 summary = run(spec, games, workers, events, bar.update)
         else:
@@ -100,7 +122,9 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
         raise click.UsageError(str(e))
     except OSError as e:                  # the events file: a full disk, a device that refuses
         raise click.BadParameter(f"cannot write `{events}`: {e.strerror or e}", param_hint="--events") from None
-    d = summary.as_dict(players)
+    d = summary.as_dict(players, z=outcome.z) if outcome else summary.as_dict(players)
+    if outcome:
+        d["precision"] = outcome.as_dict(precision)
     if not cards:
         d.pop("tracked_card", None)   # no card followed
     d.update(variant_of(spec))
@@ -114,6 +138,8 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
         echo(json.dumps(d, indent=2, sort_keys=True))
     else:
         echo(summary_text(d, f"{variant_label(spec)}, {players} players, seed {seed}, agents {','.join(names)}"))
+        if outcome:
+            echo(_precision_line(outcome, precision, "games"))
         echo(f"simulator: {used}")
         if report:
             echo(f"report: {report}")
@@ -137,9 +163,11 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
 @SIMULATOR_OPTION
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--report", type=click.Path(dir_okay=False), help="Write an HTML report with plots to this file.")
+@PRECISION_OPTION
+@MAX_GAMES_OPTION
 @PATH_OPTION
 def compare(first, second, with_, include, cards, games, players, seed, agents, rounds, workers, simulator, as_json,
-            report, search):
+            report, precision, max_games, search):
     """Two variants side by side on the same seeds: FIRST against SECOND, or FIRST against FIRST
     with the --with files (and --include modules). Game length, seat advantage, the win rate of
     the players who played the custom card, 95% intervals and a plain verdict."""
@@ -177,21 +205,41 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     not_an_input(report, [p for g in games_made for p in g.rules.compiler.rb.paths], "--report")
     results = []
     started = time.perf_counter()
-    for spec, label in zip((a, b), labels):
-        if games >= 200:
-            with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
-                results.append(run(spec, games, workers, None, bar.update).as_dict(players))
-        else:
-            results.append(run(spec, games, workers).as_dict(players))
-        if not cards:
-            results[-1].pop("tracked_card", None)
+    outcome, looks = None, 1
+    if precision:
+        if max_games < games:
+            raise click.UsageError(f"--max-games ({max_games}) is below the first look's --games ({games})")
+        from unorules.runs.precision import comparison_widths, planned_looks
+        looks = len(planned_looks(games, max_games))
+        try:
+            def play(spec, n, w, events, progress, start):
+                return run(spec, n, w, None, progress, start=start)
+            totals, outcome = _until_precise(
+                [(a, labels[0]), (b, labels[1])], play, workers, precision, games, max_games, "local", None,
+                lambda totals, z: comparison_widths(labels, totals, players, cards, looks))
+        except UnorulesError as e:
+            raise click.UsageError(str(e))
+        results = [t.as_dict(players, z=outcome.z) for t in totals]
+        games = outcome.games
+    else:
+        for spec, label in zip((a, b), labels):
+            if games >= 200:
+                with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
+                    results.append(run(spec, games, workers, None, bar.update).as_dict(players))
+            else:
+                results.append(run(spec, games, workers).as_dict(players))
+    if not cards:
+        for r in results:
+            r.pop("tracked_card", None)
     da, db = results
-    comparison = compare_summaries(labels, da, db, players, cards)
+    comparison = compare_summaries(labels, da, db, players, cards, looks)
     d = {"kind": "comparison", "variants": [dict(variant_of(spec), label=label, **run_files(spec))
                                             for spec, label in zip((a, b), labels)],
          "results": results, "cards": list(cards), "verdicts": comparison["verdicts"], "comparison": comparison,
          "players": players, "seed": seed, "agents": list(names), "games": games, "rounds": rounds,
          "version": _version(), "seconds": round(time.perf_counter() - started, 2)}
+    if outcome:
+        d["precision"] = outcome.as_dict(precision)
     if report:
         _write_report(report, d)
     if as_json:
@@ -200,8 +248,41 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
     echo(compare_table(labels, da, db, players, cards, da.get("tracked_card"), db.get("tracked_card")))
     echo("\nverdict: " + comparison["verdict"])
+    if outcome:
+        echo(_precision_line(outcome, precision, "games each"))
     if report:
         echo(f"report: {report}")
+
+
+def _until_precise(variants, run, workers, precision, first, cap, backend, address, widths):
+    """Looks of doubling size (runs/precision.py) until every figure of `widths(totals, z)` is within
+    the precision: each look plays the next games of every variant, from where the last stopped."""
+    import contextlib
+    from unorules.runs.precision import run_until_precise
+    from unorules.runs.stats import Summary
+    totals = [Summary() for _ in variants]
+
+    def advance(start, stop):
+        for total, (spec, label) in zip(totals, variants):
+            with click.progressbar(length=stop - start, label=f"{label}: games {start + 1:,} to {stop:,}",
+                                   file=sys.stderr) as bar:
+                total.merge(run(spec, stop - start, workers, None, bar.update, start=start))
+    session = contextlib.nullcontext()
+    if backend == "ray":
+        from unorules.runs.cluster import ray_session
+        session = ray_session(address)
+    with session:
+        outcome = run_until_precise(advance, lambda z: widths(totals, z), precision, first, cap)
+    return totals, outcome
+
+
+def _precision_line(outcome, precision: float, what: str) -> str:
+    unit = "turns" if "turns" in outcome.setter else "points"
+    how = (f"every interval is within ±{precision:g}" if outcome.precise else
+           f"stopped at the cap of {outcome.games:,} {what} before every interval was within ±{precision:g}")
+    return (f"precision: {how} after {outcome.games:,} {what} ({len(outcome.looks)} of {outcome.planned} looks "
+            f"planned; intervals with z = {outcome.z:.2f}, Bonferroni over the looks); "
+            f"the {outcome.setter} set the number (±{outcome.half_width:.2f} {unit})")
 
 
 def _print_warnings(games):

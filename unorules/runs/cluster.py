@@ -20,12 +20,38 @@ def ray_module():
     return ray
 
 
+class ray_session:
+    """Ray started once for several runs (the looks of --precision): each run then finds it
+    running and leaves it so; it is shut down when the block ends, if this started it."""
+
+    def __init__(self, address: str | None = None):
+        self.address = address
+        self.started = False
+
+    def __enter__(self):
+        ray = ray_module()
+        if not ray.is_initialized():
+            try:
+                ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
+                         **({"address": self.address} if self.address else {}))
+            except (ConnectionError, ValueError, RuntimeError) as e:
+                raise UnorulesError(f"cannot reach the Ray cluster at {self.address or 'a local Ray'}: {e}") from None
+            self.started = True
+        return self
+
+    def __exit__(self, *exc):
+        if self.started:
+            ray_module().shutdown()
+        return False
+
+
 def simulate_ray(spec: RunSpec, games: int, address: str | None = None, progress=None,
-                 num_cpus: int | None = None, game=None) -> Summary:
+                 num_cpus: int | None = None, game=None, start: int = 0) -> Summary:
     """Play `games` games of `spec` as Ray tasks. `address`: a running cluster's (`ray://host:10001`
     or `auto`); None starts a local Ray for the run (with `num_cpus` CPUs, default all) and stops it
     after. Each task plays a chunk of consecutive games and returns its Summary. `game`: the
-    spec's game, when the caller has compiled it already."""
+    spec's game, when the caller has compiled it already. `start`: the run's first game to play
+    (a look of --precision goes on from the last)."""
     ray = ray_module()
     started_here = not ray.is_initialized()
     if started_here:
@@ -41,7 +67,7 @@ def simulate_ray(spec: RunSpec, games: int, address: str | None = None, progress
         blob = pickle.dumps(game if game is not None else make_game(spec))
         ref = ray.put(blob)
         key = hashlib.sha256(blob).hexdigest()
-        pending = [play.remote(spec, key, ref, a, b) for a, b in chunks(games, max(1, cpus))]
+        pending = [play.remote(spec, key, ref, a, b) for a, b in chunks(games, max(1, cpus), start)]
         total = Summary()
         while pending:
             done, pending = ray.wait(pending, num_returns=1)

@@ -26,6 +26,18 @@ TRACKED = {"type": "object", "required": ["players", "wins", "rate", "ci95"],
 SEATS = {"type": "object", "maxProperties": 1000, "propertyNames": {"pattern": "^[0-9]{1,4}$"},
          "additionalProperties": WINS}
 
+# a run of --precision (runs/precision.py): how many games it took and why
+PRECISION = {"type": "object", "required": ["precision", "games", "looks", "planned_looks", "z", "precise"],
+             "maxProperties": 20,
+             "properties": {"precision": {"type": "number", "exclusiveMinimum": 0, "maximum": BIG},
+                            "games": {"type": "integer", "minimum": 1, "maximum": BIG},
+                            "looks": {"type": "integer", "minimum": 1, "maximum": 100},
+                            "planned_looks": {"type": "integer", "minimum": 1, "maximum": 100},
+                            "z": {"type": "number", "minimum": 0, "maximum": 10}, "precise": {"type": "boolean"},
+                            "set_by": {"type": "string", "maxLength": 1000},
+                            "method": {"type": "string", "maxLength": 1000},
+                            "set_by_half_width": {"type": "number"}, "history": {"type": "array", "maxItems": 100}}}
+
 SIMULATION = {
     "type": "object",
     "required": ["games", "players", "outcomes", "wins_by_seat", "wins_by_agent", "turns_per_round",
@@ -34,6 +46,7 @@ SIMULATION = {
     "properties": {
         "games": {"type": "integer", "minimum": 1, "maximum": BIG},
         "players": {"type": "integer", "minimum": 1, "maximum": 1000},
+        "precision": PRECISION,
         "outcomes": {"type": "object", "maxProperties": 10, "additionalProperties": COUNT},
         "wins_by_seat": SEATS,
         "wins_by_team": SEATS,
@@ -81,6 +94,7 @@ COMPARISON = {
                                       "verdict": TEXT, "verdicts": TEXTS, "correction": TEXT, "level": RATE}},
         "players": {"type": "integer", "minimum": 1, "maximum": 1000},
         "games": {"type": "integer", "minimum": 1, "maximum": BIG},
+        "precision": PRECISION,
         "cards": TEXTS, "verdicts": TEXTS, "agents": TEXTS, "kind": TEXT, "rounds": TEXT, "version": TEXT,
         "seed": {"type": "integer", "minimum": 0, "maximum": 2 ** 63},
         "seconds": {"type": "number", "minimum": 0, "maximum": BIG},

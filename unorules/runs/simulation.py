@@ -230,27 +230,28 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """The runs of consecutive games handed out to workers: small enough to balance, large enough
-    that a chunk's set-up is nothing beside its games."""
+def chunks(games: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
+    """The runs of consecutive games (from game `start`) handed out to workers: small enough to
+    balance, large enough that a chunk's set-up is nothing beside its games."""
     size = max(1, min(250, games // (workers * 16)))
-    return [(a, min(games, a + size)) for a in range(0, games, size)]
+    return [(a, min(start + games, a + size)) for a in range(start, start + games, size)]
 
 
 def simulate(spec: RunSpec, games: int, workers: int | None = None, events_path: str | Path | None = None,
-             progress=None, game: Game | None = None) -> Summary:
-    """Play `games` games. With workers > 1 (None: the machine's cores) the games are split into
-    chunks over processes; the totals are identical to one process's for the same seed. `game`: the
-    spec's game if the caller has made it; otherwise the rulebook is loaded now (never a copy kept
-    from an earlier call, whose files may have changed since)."""
+             progress=None, game: Game | None = None, start: int = 0) -> Summary:
+    """Play `games` games (the run's games `start` to `start + games - 1`). With workers > 1 (None:
+    the machine's cores) the games are split into chunks over processes; the totals are identical
+    to one process's for the same seed. `game`: the spec's game if the caller has made it;
+    otherwise the rulebook is loaded now (never a copy kept from an earlier call, whose files may
+    have changed since)."""
     workers = default_workers() if workers is None else workers
     if workers <= 1 or events_path is not None or games < 2 * workers:
         log_events = events_path is not None
         if game is None or game.log_events != log_events:
             game = make_game(spec, log_events=log_events, rulebook=game.rules.compiler.rb if game else None)
-        return run_range(spec, 0, games, str(events_path) if events_path else None, progress, game=game)
+        return run_range(spec, start, start + games, str(events_path) if events_path else None, progress, game=game)
     import multiprocessing as mp
-    jobs = [(spec, a, b) for a, b in chunks(games, workers)]
+    jobs = [(spec, a, b) for a, b in chunks(games, workers, start)]
     total = Summary()
     ctx = mp.get_context("fork") if hasattr(__import__("os"), "fork") else mp.get_context()
     with ctx.Pool(workers) as pool:

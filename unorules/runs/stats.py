@@ -24,10 +24,10 @@ def _pairs(hist: Counter) -> list[list[int]]:
     return [[v, hist[v]] for v in sorted(hist)]
 
 
-def _rate(players: int, wins: int) -> dict:
+def _rate(players: int, wins: int, z: float = 1.96) -> dict:
     """Wins of a group of seat-games, with the rate and its 95% interval."""
     return {"players": players, "wins": wins, "rate": round(wins / players, 4) if players else None,
-            "ci95": [round(x, 4) for x in wilson(wins, players)]}
+            "ci95": [round(x, 4) for x in wilson(wins, players, z)]}
 
 
 def _quantile(hist: Counter, q: float):
@@ -106,26 +106,28 @@ class Summary:
             getattr(self, name).update(getattr(other, name))
         return self
 
-    def as_dict(self, players: int) -> dict:
+    def as_dict(self, players: int, z: float = 1.96) -> dict:
+        """The summary as `simulate --json` writes it; `z`: the intervals' (a run of --precision
+        widens them for its looks)."""
         n = self.games
         turns_total = sum(t * c for t, c in self.round_turns.items())
         rounds = sum(self.round_turns.values())
         seat = {}
         for s in range(players):
             w = self.wins_by_seat[s]
-            lo, hi = wilson(w, n)
+            lo, hi = wilson(w, n, z)
             seat[str(s)] = {"wins": w, "rate": round(w / n, 4) if n else 0, "ci95": [round(lo, 4), round(hi, 4)]}
         agents = {}
         for name, seats in sorted(self.seats_by_agent.items()):
             w = self.wins_by_agent[name]
-            lo, hi = wilson(w, seats)
+            lo, hi = wilson(w, seats, z)
             agents[name] = {"seat_games": seats, "wins": w, "rate": round(w / seats, 4) if seats else 0,
                             "ci95": [round(lo, 4), round(hi, 4)]}
         per_game = (lambda v: round(v / n, 3) if n else 0)
         teams = {}
         for team, seats in sorted(self.team_seats.items()):
             w = self.wins_by_team[team]
-            lo, hi = wilson(w, n)
+            lo, hi = wilson(w, n, z)
             teams[str(team)] = {"seats": seats, "wins": w, "rate": round(w / n, 4) if n else 0,
                                 "ci95": [round(lo, 4), round(hi, 4)]}
         out_teams = {"wins_by_team": teams} if teams else {}
@@ -145,9 +147,9 @@ class Summary:
             "reshuffles": self.counts["reshuffles"],
             "stalls": self.outcomes.get("stalled", 0),
             "errors": dict(self.errors.most_common(5)),
-            "tracked_card": dict(_rate(self.tracked_players, self.tracked_wins),
+            "tracked_card": dict(_rate(self.tracked_players, self.tracked_wins, z),
                                  others=_rate(n * players - self.tracked_players,
-                                              sum(self.wins_by_seat.values()) - self.tracked_wins)),
+                                              sum(self.wins_by_seat.values()) - self.tracked_wins, z)),
             "turns_per_round_sd": round(self.turns_sd(), 3),
             "histograms": {"turns_per_round": _pairs(self.round_turns),
                            "cards_drawn_per_round": _pairs(self.round_drawn),
