@@ -338,6 +338,13 @@ async def test_semantic_tokens(client):
 HOSTILE = [ROOT / "tests" / "data" / "twelve_errors.uno"] + sorted((ROOT / "tests" / "fuzz_corpus").glob("*.uno"))
 
 
+def hostile_texts() -> list[str]:
+    """The suite's hostile files and rule texts, and text past every bound of the loader."""
+    from test_hostile_input import UNO_CASES
+    return ([p.read_text() for p in HOSTILE] + [case[0] for case in UNO_CASES.values()]
+            + ["x" * 25_000, "{" * 3000, "#" + "x" * 1_100_000 + "\n"])
+
+
 async def test_fuzzed_edits_are_always_answered(client, tmp_path):
     rng = random.Random(7)
     f = tmp_path / "fuzz.uno"
@@ -347,7 +354,7 @@ async def test_fuzzed_edits_are_always_answered(client, tmp_path):
     version = 1
     lines = base.split("\n")          # edits land anywhere, past the end of the text too
     pieces = ["{", "}", ":", "on play:", "card", "\ud800", "é", "\x00", "×", "9" * 400, "draw " * 3000, "🃏", "🃏x🃏",
-              "\n" * 50, '"', "#", "if", "..", "react to", "\t"] + [p.read_text() for p in HOSTILE]
+              "\n" * 50, '"', "#", "if", "..", "react to", "\t"] + hostile_texts()
     for step in range(60):
         version += 1
         line = rng.randrange(len(lines) + 3)
@@ -374,4 +381,22 @@ async def test_fuzzed_edits_are_always_answered(client, tmp_path):
     version += 1
     await change(client, uri, base, version)
     assert not await wait_for(client, uri)                 # and it still checks
+    close(client, uri)
+
+
+async def test_places_count_utf16_code_units(client, tmp_path):
+    """A character beyond the BMP is two UTF-16 units: places after it are where the editor sees them."""
+    f = tmp_path / "astral.uno"
+    text = ('rulebook astral\nextends classic\noption o = "🃏🃏" counter hits\non play: add 1 to hits\n'
+            'on turn_start if hits > 2 and o != "x": draw 1\n')
+    f.write_text(text)
+    uri = await open_file(client, f)
+    assert not client.diagnostics[uri]
+    (hits,) = await client.text_document_definition_async(lsp.DefinitionParams(doc(uri), lsp.Position(3, 19)))
+    declared = 'option o = "🃏🃏" counter '
+    units = len(declared.encode("utf-16-le")) // 2
+    assert units == len(declared) + 2
+    assert (hits.range.start.line, hits.range.start.character, hits.range.end.character) == (2, units, units + 4)
+    hover = await client.text_document_hover_async(lsp.HoverParams(doc(uri), lsp.Position(2, units + 1)))
+    assert hover.contents.value.startswith("**counter** `hits`")
     close(client, uri)

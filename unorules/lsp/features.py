@@ -282,7 +282,8 @@ def accepted(text: str) -> set[str] | None:
 
 def completions(ws: Workspace, path: Path, line: int, column: int) -> list[Completion]:
     text = ws.text(path)
-    if text is None or path.suffix.lower() != ".uno":
+    syms = ws.symbols(path)
+    if text is None or syms is None or not syms.toks:       # not a .uno file, or one past the bounds
         return []
     lines = text.split("\n")
     if line >= len(lines):

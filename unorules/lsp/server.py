@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -82,17 +83,41 @@ def _lines(ls: UnorulesServer, path: Path) -> list[str]:
     return text.split("\n") if text is not None else []
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+def _encoding(ls) -> str:
+    kind = ls.workspace.position_encoding
+    return str(getattr(kind, "value", kind) or "utf-16")
+
+
+def _units(ls, text: str) -> int:
+    """How many of the client's code units `text` is (UTF-16 unless the client chose otherwise);
+    a line without characters beyond the BMP counts in characters, without a walk over it."""
+    encoding = _encoding(ls)
+    if encoding == "utf-32":
+        return len(text)
+    if encoding == "utf-8":
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text) + len(_ASTRAL.findall(text)) if _ASTRAL.search(text) else len(text)
+
+
 def _to_client(ls, lines: list[str], line: int, column: int) -> lsp.Position:
-    codec = ls.workspace.position_codec
     if 0 <= line < len(lines):
-        column = min(column, len(lines[line]))
-        return lsp.Position(line, codec.client_num_units(lines[line][:column]))
+        row = lines[line]
+        column = min(column, len(row))
+        if _encoding(ls) == "utf-16" and not _ASTRAL.search(row):
+            return lsp.Position(line, column)
+        return lsp.Position(line, _units(ls, row[:column]))
     return lsp.Position(max(0, line), 0)
 
 
 def _from_client(ls, path: Path, pos: lsp.Position) -> tuple[int, int]:
     lines = _lines(ls, path)
     if 0 <= pos.line < len(lines):
+        row = lines[pos.line]
+        if _encoding(ls) == "utf-16" and not _ASTRAL.search(row):
+            return pos.line, min(pos.character, len(row))
         server_pos = ls.workspace.position_codec.position_from_client_units(lines, pos)
         return server_pos.line, server_pos.character
     return pos.line, pos.character

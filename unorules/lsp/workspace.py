@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from unorules.errors import Diagnostic, RulebookError, Span, UnorulesError
-from unorules.language.loader import Rulebook, display_name, file_key, find, load, read_text
+from unorules.language.loader import MAX_BYTES, MAX_LINE, Rulebook, display_name, file_key, find, load, read_text
 from .symbols import FileSymbols, read_symbols
 
 RULEBOOK_SUFFIXES = (".uno", ".yaml", ".yml", ".json")
@@ -79,7 +79,9 @@ class Workspace:
         key = file_key(path)
         kept = self._symbols.get(key)
         if kept is None or kept[0] != text:
-            kept = (text, read_symbols(text))
+            # a file past the loader's bounds is not read further (its diagnostic says why)
+            too_big = len(text) > MAX_BYTES or any(len(line) > MAX_LINE for line in text.split("\n"))
+            kept = (text, FileSymbols([]) if too_big else read_symbols(text))
             self._symbols[key] = kept
         return kept[1]
 
