@@ -159,6 +159,9 @@ def test_hover_on_a_counter_and_a_keyword():
     kw = next(t for t in tokens(text) if t.type == "ATTACK")          # in `cancel attack`
     said, _ = F.hover(ws, path, kw.line, kw.column)
     assert said.startswith("```uno\ncancel attack\n```") and "drop the attack" in said
+    event = next(t for t in tokens(text) if t.text == "cut" and t.type == "NAME")       # `on cut as bets`
+    said, _ = F.hover(ws, path, event.line, event.column)
+    assert said.startswith("`cut`: an event") and "on EVENT [of [COLOR] FACE]" in said
     classic = ROOT / "rulebooks" / "classic.uno"
     text = classic.read_text("utf-8")
     ws.open(classic, text)

@@ -164,6 +164,11 @@ def hover(ws: Workspace, path: Path, line: int, column: int) -> tuple[str, Token
                 return None
         if what is not None:
             return _declared(ws, path, tok.text, what), tok
+        i = syms.toks.index(tok)
+        before = next((t for t in reversed(syms.toks[:i]) if t.type != "COMMENT"), None)
+        if before is not None and before.type == "ON":          # an event: the construct's entry
+            entry = keyword_entry(syms.toks, before)
+            return (f"`{tok.text}`: an event\n\n{entry}", tok) if entry else None
         if tok.text in GLOBAL_NAMES or tok.text in SCOPED_NAMES:
             kind = GLOBAL_NAMES.get(tok.text) or SCOPED_NAMES[tok.text]
             return f"`{tok.text}`: a built-in name (a {kind})" + ("" if tok.text in GLOBAL_NAMES else
