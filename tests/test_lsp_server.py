@@ -156,6 +156,16 @@ async def test_diagnostics_follow_edits_and_modules(client, tmp_path):
     assert ds[0].code == "U0204" and ds[0].data == {"fix": "skip"}
     close(client, mine_uri)
     close(client, mod_uri)
+    # a module that is not open, changed on disk: the editor says so, and the files using it are checked
+    mine_uri = await open_file(client, mine)
+    assert not client.diagnostics[mine_uri]
+    mod.write_text("module mod\nfor classic\ncounter hit\non turn_start if hit > 3: draw 1\n")
+    client.diagnostics.pop(mine_uri, None)
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+        [lsp.FileEvent(mod.as_uri(), lsp.FileChangeType.Changed)]))
+    ds = await wait_for(client, mine_uri, lambda ds: len(ds) == 1)
+    assert ds[0].code == "U0201" and "hits" in ds[0].message
+    close(client, mine_uri)
 
 
 # ---- quick fixes ---------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ function activate(context) {
   if (config.get("yamlRulebooks", true)) {
     documentSelector.push({ scheme: "file", language: "yaml" }, { scheme: "file", language: "json" });
   }
-  client = new LanguageClient("unorules", "unorules", { run: server, debug: server }, { documentSelector });
+  // files changed on disk (a module edited elsewhere) re-check the open rulebooks that read them
+  const synchronize = { fileEvents: vscode.workspace.createFileSystemWatcher("**/*.{uno,yaml,yml,json}") };
+  client = new LanguageClient("unorules", "unorules", { run: server, debug: server }, { documentSelector, synchronize });
   client.start().catch((err) => {
     vscode.window.showErrorMessage(
       `unorules: could not start \`${command} ${args.join(" ")}\` (pip install 'unorules[lsp]'): ${err.message}`);

@@ -279,6 +279,19 @@ def did_close(ls: UnorulesServer, params: lsp.DidCloseTextDocumentParams):
         _schedule(ls, from_fs_path(str(other)), 0)
 
 
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+@guarded()
+def watched_files_changed(ls: UnorulesServer, params: lsp.DidChangeWatchedFilesParams):
+    """A file changed on disk (a module edited elsewhere, a branch switched): the open files that
+    read it are checked again; an open file itself is read from its buffer, as before."""
+    for change in params.changes:
+        path = _path(change.uri)
+        if path is None:
+            continue
+        for other in ls.files.dependents(path):
+            _schedule(ls, from_fs_path(str(other)), DEBOUNCE)
+
+
 # ---- requests ------------------------------------------------------------------------------------
 
 def _at(ls, params) -> tuple[Path, int, int] | None:
