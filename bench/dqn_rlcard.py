@@ -29,6 +29,7 @@ def main():
     ap.add_argument("--include", action="append", default=[], help="a rule module (repeatable)")
     ap.add_argument("--opponents", default="random", help="the other seats: random (RLCard's) or an engine agent "
                                                          "(greedy, random_play, ismcts:N)")
+    ap.add_argument("--eval-opponents", help="the other seats in the evaluations (default: --opponents)")
     ap.add_argument("--episodes", type=int, default=3000)
     ap.add_argument("--every", type=int, default=500)
     ap.add_argument("--eval", type=int, default=400)
@@ -60,16 +61,20 @@ def main():
     agent = DQNAgent(num_actions=env.num_actions, state_shape=env.state_shape[0], mlp_layers=[int(x) for x in args.layers.split(",")],
                      learning_rate=args.lr, batch_size=64, replay_memory_size=20000,
                      epsilon_decay_steps=20000, train_every=1, save_path=None)
-    if args.opponents == "random":
-        others = [RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players - 1)]
-    else:
+    def seats(name, seed):
+        if name == "random":
+            return [RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players - 1)]
         from unorules.envs.rlcard import PolicyAgent
-        others = [PolicyAgent(args.opponents, seed=args.seed + k) for k in range(env.num_players - 1)]
+        return [PolicyAgent(name, seed=seed + k) for k in range(env.num_players - 1)]
+    args.eval_opponents = args.eval_opponents or args.opponents
+    others = seats(args.opponents, args.seed)
+    eval_others = seats(args.eval_opponents, args.seed + 100)
     env.set_agents([agent, *others])
-    test_env.set_agents([agent, *others])
+    test_env.set_agents([agent, *eval_others])
     start = time.time()
     print(f"{args.rulebook}{''.join(' --with ' + w for w in args.with_)}, {env.num_players} players, "
-          f"{env.num_actions} actions, state {env.state_shape[0]}; DQN in seat 0 against {args.opponents}", flush=True)
+          f"{env.num_actions} actions, state {env.state_shape[0]}; DQN in seat 0 learns against {args.opponents}, "
+          f"is evaluated against {args.eval_opponents}", flush=True)
 
     def win_rate(games):
         wins = 0
@@ -81,7 +86,7 @@ def main():
 
     def evaluate(episode, games, who="DQN"):
         rate, half = win_rate(games)
-        print(f"\nepisode {episode:>6}  {who} win rate vs {args.opponents} {rate:.3f} ± {half:.3f} over {games} games"
+        print(f"\nepisode {episode:>6}  {who} win rate vs {args.eval_opponents} {rate:.3f} ± {half:.3f} over {games} games"
               f" ({env.num_players} players: a seat's fair share is {1 / env.num_players:.3f})"
               f"  ({time.time() - start:.0f} s)", flush=True)
     evaluate(0, args.eval)
@@ -96,7 +101,7 @@ def main():
     if args.baselines and args.final_eval and not args.native:
         from unorules.envs.rlcard import PolicyAgent
         for who, seat0 in (("random", RandomAgent(num_actions=env.num_actions)), ("greedy", PolicyAgent("greedy"))):
-            test_env.set_agents([seat0, *others])
+            test_env.set_agents([seat0, *eval_others])
             evaluate(args.episodes, args.final_eval, who=f"a {who} seat's")
 
 

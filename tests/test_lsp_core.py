@@ -12,6 +12,7 @@ from helpers import ROOT
 from unorules.errors import RulebookError
 from unorules.language.explain.rulebook import explain
 from unorules.language.loader import load, parse_file
+from unorules.lsp import completion as C
 from unorules.lsp import features as F
 from unorules.lsp.symbols import read_symbols
 from unorules.lsp.tokens import tokens
@@ -91,9 +92,9 @@ def test_completion_offers_what_is_written_and_nothing_the_parser_refuses(name):
     toks = [t for t in tokens(text) if t.type != "COMMENT"]
     for t in _word_starts(text):
         i = toks.index(t)
-        if "\n" in t.text or (i and toks[i - 1].type in F.NEW_NAME_AFTER):
+        if "\n" in t.text or (i and toks[i - 1].type in C.NEW_NAME_AFTER):
             continue
-        offered = F.completions(ws, path, t.line, t.column)
+        offered = C.completions(ws, path, t.line, t.column)
         labels = {c.label for c in offered}
         word = t.text
         if t.keyword or word in names:
@@ -102,7 +103,7 @@ def test_completion_offers_what_is_written_and_nothing_the_parser_refuses(name):
         offset = sum(len(x) + 1 for x in lines[:t.line]) + t.column
         for c in offered:
             if c.kind == "keyword":
-                assert F.accepted(text[:offset] + c.label + " ") is not None, (name, t, c.label)
+                assert C.accepted(text[:offset] + c.label + " ") is not None, (name, t, c.label)
     assert checked > 20
 
 
@@ -115,7 +116,7 @@ def test_completion_by_place():
     ws.check(mine)
 
     def at(line, col):
-        return {c.label: c.kind for c in F.completions(ws, mine, line, col)}
+        return {c.label: c.kind for c in C.completions(ws, mine, line, col)}
     assert at(1, 8)["fast"] == "rulebook" and "stacking" not in at(1, 8)
     assert at(2, 10) == {"stacking": "module"}
     assert "bet" in at(3, 19) and at(3, 19)["bet"] == "counter" and "wild" not in at(3, 19)
@@ -128,11 +129,11 @@ def test_completion_of_declared_values():
     mine = Path("/nonexistent/choice.uno")
     ws = Workspace()
     ws.open(mine, 'rulebook choice\nextends fast\non turn_start if cut_ch\n')
-    (option,) = F.completions(ws, mine, 2, 22)
+    (option,) = C.completions(ws, mine, 2, 22)
     assert option.label == "cut_chance" and option.detail.startswith("option cut_chance = 0.0667")
     ws.open(mine, 'rulebook choice\nextends fast\non turn_start:\n  choose one of missed, exact as g\n  if g == "ex')
-    assert [c.label for c in F.completions(ws, mine, 4, 13)] == ['"exact"']
-    assert {'"missed"', '"exact"'} <= {c.label for c in F.completions(ws, mine, 4, 10)}
+    assert [c.label for c in C.completions(ws, mine, 4, 13)] == ['"exact"']
+    assert {'"missed"', '"exact"'} <= {c.label for c in C.completions(ws, mine, 4, 10)}
 
 
 def test_hover_on_a_card_is_explain_card():

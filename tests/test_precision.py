@@ -12,7 +12,8 @@ import pytest
 
 from helpers import run_cli
 from unorules.runs.comparison import compare_summaries
-from unorules.runs.precision import planned_looks, run_until_precise, z_for
+from unorules.runs.precision import planned_looks, run_until_precise
+from unorules.runs.stats import z_for
 from unorules.runs.stats import Summary
 
 

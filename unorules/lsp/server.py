@@ -20,7 +20,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from unorules.errors import Diagnostic, RulebookError
 from unorules.language.loader import display_name
 from unorules.language.resources import docs_file
-from . import features
+from . import completion, features
 from .workspace import RULEBOOK_SUFFIXES, Workspace
 
 
@@ -365,12 +365,12 @@ COMPLETION_KIND = {"keyword": lsp.CompletionItemKind.Keyword, "card": lsp.Comple
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[".", " "]))
 @guarded()
-def completion(ls: UnorulesServer, params: lsp.CompletionParams):
+def complete(ls: UnorulesServer, params: lsp.CompletionParams):
     at = _at(ls, params)
     if not at:
         return None
     items = [lsp.CompletionItem(c.label, kind=COMPLETION_KIND.get(c.kind), detail=c.detail or c.kind)
-             for c in features.completions(ls.files, *at)]
+             for c in completion.completions(ls.files, *at)]
     return lsp.CompletionList(is_incomplete=False, items=items)
 
 

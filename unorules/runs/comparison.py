@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from .stats import compare_means, compare_rates
+from .stats import compare_means, compare_rates, z_for
 
 LEVEL = 0.05
 Z95 = 1.959964
@@ -56,7 +56,6 @@ def compare_summaries(labels: list[str], da: dict, db: dict, players: int, cards
     `looks` > 1 (a run of --precision that planned that many looks, runs/precision.py) every
     interval is that many looks' Bonferroni interval, and every p-value is multiplied by `looks`
     before Holm's correction over the figures."""
-    from .precision import z_for
     z = z_for(looks) if looks > 1 else Z95
     ta, tb = da["turns_per_round"], db["turns_per_round"]
     figures = [_mean_figure("turns per round", "rounds are {more} with {b} ({va} vs {vb} turns",

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from statistics import NormalDist
 
-LEVEL = 0.05
+from .stats import z_for
+
 METHOD = "Bonferroni over the planned looks (a group-sequential design), then Holm over the figures"
 
 
@@ -35,11 +35,6 @@ def planned_looks(first: int, cap: int) -> list[int]:
     while looks[-1] < cap:
         looks.append(min(cap, looks[-1] * 2))
     return looks
-
-
-def z_for(looks: int, level: float = LEVEL) -> float:
-    """The standard normal quantile of each look's share of the error: z(1 - level / 2K)."""
-    return NormalDist().inv_cdf(1 - level / (2 * looks))
 
 
 @dataclass

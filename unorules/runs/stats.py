@@ -166,6 +166,13 @@ class Summary:
         return math.sqrt(sum(c * (t - mean) ** 2 for t, c in self.round_turns.items()) / (n - 1))
 
 
+def z_for(looks: int, level: float = 0.05) -> float:
+    """The standard normal quantile of each of K looks' share of the error: z(1 - level / 2K)
+    (K = 1: the usual 1.96). runs/precision.py plans the looks."""
+    from statistics import NormalDist
+    return NormalDist().inv_cdf(1 - level / (2 * looks))
+
+
 def _p_two_sided(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
