@@ -224,6 +224,10 @@ def test_an_edit_to_a_module_rechecks_the_files_that_use_it(tmp_path):
         ws.open(f, f.read_text())
         ws.check(f)
     assert ws.dependents(mod) == [mine]
+    refs = F.references(ws, mine, 2, 9)             # `include mod`: where the file is laid, in every open file
+    assert [(r.path, r.line) for r in refs] == [(mine, 2)]
+    classic_refs = {(r.path.name, r.line) for r in F.references(ws, mine, 1, 9)}
+    assert {("mine.uno", 1), ("other.uno", 1), ("mod.uno", 1)} <= classic_refs
     ws.open(mod, "module mod\nfor classic\ncounter hit\n")       # unsaved: the buffer is read
     problems = ws.check(mine).diagnostics
     assert [d.code for d in problems[mine]] == ["U0201"]

@@ -92,6 +92,9 @@ def definition(ws: Workspace, path: Path, line: int, column: int) -> list[Place]
 
 
 def references(ws: Workspace, path: Path, line: int, column: int, with_declaration: bool = True) -> list[Place]:
+    link = link_at(ws, path, line, column)
+    if link is not None:
+        return file_references(ws, path, link.token.text)
     syms = ws.symbols(path)
     tok = token_at(syms.toks, line, column) if syms else None
     if tok is None or tok.type != "NAME":
@@ -111,6 +114,26 @@ def references(ws: Workspace, path: Path, line: int, column: int, with_declarati
             if not with_declaration and (file_key(part), t.line, t.column) in declared:
                 continue
             out.append(_place(part, t))
+    return out
+
+
+def file_references(ws: Workspace, path: Path, name: str) -> list[Place]:
+    """Every `extends`, `include` or `for` that leads to the same file as `name` from `path`, in
+    the open files and the files their rulebooks read."""
+    target = ws.resolve(name, path)
+    if target is None:
+        return []
+    key, out, seen = file_key(target), [], set()
+    for start in list(ws.open_paths.values()):
+        for part in ws.parts(start):
+            if file_key(part) in seen:
+                continue
+            seen.add(file_key(part))
+            syms = ws.symbols(part)
+            for link in syms.links if syms else []:
+                there = ws.resolve(link.token.text, part)
+                if there is not None and file_key(there) == key:
+                    out.append(_place(part, link.token))
     return out
 
 
