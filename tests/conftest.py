@@ -14,3 +14,12 @@ os.environ.pop("UNORULES_NO_CACHE", None)
 atexit.register(shutil.rmtree, _CACHE, True)
 
 from unorules.testing import pytest_collect_file  # noqa: E402,F401
+
+
+def pytest_addoption(parser):
+    """pyproject.toml sets pytest-asyncio's loop scope (the language server's tests); where the
+    extra that brings it is not installed, the setting is declared here so pytest does not warn."""
+    try:
+        import pytest_asyncio  # noqa: F401
+    except ImportError:
+        parser.addini("asyncio_default_fixture_loop_scope", "pytest-asyncio's setting (not installed)")
