@@ -126,6 +126,22 @@ def test_the_observation_tensor_never_shows_another_players_hidden_cards(name):
             assert u.observation_tensor(p) != before
 
 
+@pytest.mark.parametrize("name", ["official", "flip", "triple_play", "fast", "partners_table"])
+def test_the_observation_written_into_a_buffer_is_the_list(name):
+    """An adapter's zeroed buffer (any sequence with item assignment) gets the very numbers of the
+    list, for every seat, along a game; a buffer of another size is refused."""
+    import array
+    game = make(name, 4)
+    for seed in range(2):
+        for steps in (0, 15, 40):
+            s = walk(game, seed, steps=steps)
+            for p in range(4):
+                buffer = array.array("d", bytes(8 * game.observation_tensor_size()))
+                assert list(s.observation_tensor(p, buffer)) == s.observation_tensor(p)
+    with pytest.raises(ValueError, match="places"):
+        s.observation_tensor(0, [0.0] * 3)
+
+
 @pytest.mark.parametrize("name", ["official", "flip", "triple_play", "partners_table", "attack"])
 def test_states_pickle_and_serialize_and_play_on_identically(name):
     game = make("classic", 4) if name == "partners_table" else make(name, 4)

@@ -94,6 +94,7 @@ class ActionSpace:
         keys += [("chance", o, None, False, None) for o in dict.fromkeys(outcomes)]
         self.keys = keys
         self.index = {key: i for i, key in enumerate(keys)}
+        self._names: dict[int, str] = {}      # id -> its name, made the first time it is asked
 
     def __len__(self):
         return len(self.keys)
@@ -123,6 +124,13 @@ class ActionSpace:
             raise ValueError(f"`{state.action_name(a)}` is outside this rulebook's action space") from None
 
     def name(self, i: int) -> str:
+        """An id's name (`play red 5`, `draw`), the same for every state: made once."""
+        text = self._names.get(i)
+        if text is None:
+            text = self._names[i] = self._name(i)
+        return text
+
+    def _name(self, i: int) -> str:
         kind, v, color, call, pile = self.keys[i]
         rules = self.rules
         if kind in ("play", "respond", "jump_in", "any_time", "card"):
@@ -209,13 +217,14 @@ class ObservationLayout:
             at += n
 
 
-def observation_tensor(state, p) -> list[float]:
+def observation_tensor(state, p, out=None):
     """Player p's observation as numbers, laid out as `ObservationLayout` says; seats are relative
-    to p (index 0 is p, 1 the next seat clockwise, ...)."""
+    to p (index 0 is p, 1 the next seat clockwise, ...). Written into `out` when given (zeros of
+    the layout's size: an adapter's numpy array, filled without a list in between), else a list."""
     game, rules = state.game, state.rules
     layout = game.observation_layout
     n, nf = state.n, len(rules.faces)
-    out = [0.0] * layout.size
+    out = [0.0] * layout.size if out is None else out
     off = layout.offsets
     faces = state.card_faces[state.side]
 
@@ -387,8 +396,12 @@ class StateSpaces:
     def action_to_string(self, i: int) -> str:
         return self.game.action_space.name(i)
 
-    def observation_tensor(self, p) -> list[float]:
-        return observation_tensor(self, self._seat_argument("p", p))
+    def observation_tensor(self, p, out=None):
+        """Player p's observation (a list), or written into `out`: zeros of the layout's size."""
+        size = self.game.observation_layout.size
+        if out is not None and len(out) != size:
+            raise ValueError(f"`out` has {len(out)} places; the observation has {size}")
+        return observation_tensor(self, self._seat_argument("p", p), out)
 
     def _seat_argument(self, name: str, p) -> int:
         """A player argument of the learning API: a seat of this game (never a negative index,

@@ -53,7 +53,8 @@ class UnoRulesEnv(AECEnv):
         mask = np.zeros(self.game.num_distinct_actions(), np.int8)
         if not self.state.terminal and self.state.current_player() == p:
             mask[self.state.legal_action_ids()] = 1
-        return {"observation": np.asarray(self.state.observation_tensor(p), np.float32), "action_mask": mask}
+        observation = self.state.observation_tensor(p, np.zeros(self.game.observation_tensor_size(), np.float32))
+        return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed=None, options=None):
         self._rng = random.Random(seed)

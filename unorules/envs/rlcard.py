@@ -90,12 +90,12 @@ class UnoRulesGame:
         self.state = None
         self._history = []
 
-    def _rng(self):
-        return random.Random(int(self.np_random.randint(2 ** 31)))
-
     def init_game(self):
         self.state = self.engine.new_state(int(self.np_random.randint(2 ** 31)))
-        resolve_chance(self.state, self._rng())
+        # the game's chance events (a turned-up wild's color, a rule's chance) draw from one stream,
+        # seeded from the environment's: made once a game, not once a step
+        self._chance = random.Random(int(self.np_random.randint(2 ** 31)))
+        resolve_chance(self.state, self._chance)
         self._history = []
         return self.get_state(self.get_player_id()), self.get_player_id()
 
@@ -105,7 +105,8 @@ class UnoRulesGame:
         if isinstance(action, str):              # RLCard's own words (`r-5`, `draw`): obs="rlcard"
             action = self.rlcard_actions().index(action)
         self.state.apply_action(int(action))
-        resolve_chance(self.state, self._rng())
+        if not self.state.terminal and self.state.decision.probs is not None:
+            resolve_chance(self.state, self._chance)
         return self.get_state(self.get_player_id()), self.get_player_id()
 
     def rlcard_actions(self) -> list:
@@ -158,7 +159,7 @@ class UnoRulesGame:
                                 "played_cards": [rlcard_card(s, c, s.color) for c in s.discard],
                                 "legal_actions": [names[i] for i in legal], "num_cards": [len(h) for h in s.hands],
                                 "num_players": s.n, "current_player": self.get_player_id()}}
-        obs = np.asarray(s.observation_tensor(player), np.float32)
+        obs = s.observation_tensor(player, np.zeros(self.engine.observation_tensor_size(), np.float32))
         return {"obs": obs,
                 "legal": legal,
                 "raw_legal": [s.action_to_string(i) for i in legal]}
