@@ -126,7 +126,7 @@ def test_the_observation_tensor_never_shows_another_players_hidden_cards(name):
             assert u.observation_tensor(p) != before
 
 
-@pytest.mark.parametrize("name", ["official", "flip", "triple_play", "fast", "partners_table"])
+@pytest.mark.parametrize("name", ["official", "flip", "triple_play", "fast", "attack"])
 def test_the_observation_written_into_a_buffer_is_the_list(name):
     """An adapter's zeroed buffer (any sequence with item assignment) gets the very numbers of the
     list, for every seat, along a game; a buffer of another size is refused."""
