@@ -85,7 +85,8 @@ def compare_summaries(labels: list[str], da: dict, db: dict, players: int, cards
             more, va, vb = ("longer" if up else "shorter"), f["a"], f["b"]
         else:
             more, va, vb = ("more" if up else "less"), f"{f['a']:.1%}", f"{f['b']:.1%}"
-        verdicts.append(f["words"].format(more=more, b=labels[1], va=va, vb=vb) + f", Holm p = {f['p_holm']:.2g})")
+        p = f"{f['p_holm']:.2g}" if f["p_holm"] > 0 else "< 1e-300"      # below what a float holds
+        verdicts.append(f["words"].format(more=more, b=labels[1], va=va, vb=vb) + f", Holm p = {p})")
     for f in figures:
         del f["words"]
     note = (f"Each of the {len(figures)} figures is tested at the 95% level, its p-value corrected for their "
