@@ -410,3 +410,36 @@ async def test_places_count_utf16_code_units(client, tmp_path):
     hover = await client.text_document_hover_async(lsp.HoverParams(doc(uri), lsp.Position(2, units + 1)))
     assert hover.contents.value.startswith("**counter** `hits`")
     close(client, uri)
+
+
+async def test_rename_across_the_authors_files_and_never_in_shipped_ones(client, tmp_path):
+    mod, mine = tmp_path / "mod.uno", tmp_path / "mine.uno"
+    mod.write_text("module mod\nfor classic\ncounter hits\non turn_start if hits > 3: draw 1\n")
+    mine.write_text("rulebook mine\nextends classic\ninclude mod\non play: add 1 to hits\n")
+    uri = await open_file(client, mine)
+    assert not client.diagnostics[uri]
+    here = lsp.Position(3, 20)                                   # `hits` in `add 1 to hits`
+    prepared = await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(doc(uri), here))
+    assert prepared.placeholder == "hits" and prepared.range.start.character == 18
+    edit = await client.text_document_rename_async(lsp.RenameParams(doc(uri), here, "strikes"))
+    by_file = {Path(u.removeprefix("file://")).name: edits for u, edits in edit.changes.items()}
+    assert sorted((name, e.range.start.line) for name, edits in by_file.items() for e in edits) == \
+        [("mine.uno", 3), ("mod.uno", 2), ("mod.uno", 3)]
+    for path in (mod, mine):
+        text = path.read_text()
+        for e in sorted(by_file[path.name], key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+            text = apply(text, e)
+        path.write_text(text)
+    assert validate_json(mine) == [] and "counter strikes" in mod.read_text()
+    for refused, new, words in ((lsp.Position(1, 9), "x", "only a name"),             # `classic`: a file
+                                (here, "draw", "a word of the language"),
+                                (here, "skip", "already names a card")):
+        with pytest.raises(Exception, match=words):
+            await client.text_document_rename_async(lsp.RenameParams(doc(uri), refused, new))
+    close(client, uri)
+    shipped = tmp_path / "shipped.uno"
+    shipped.write_text("rulebook shipped\nextends classic\non play of skip: draw 1\n")
+    uri = await open_file(client, shipped)
+    with pytest.raises(Exception, match="shipped rulebooks/classic.uno"):
+        await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(doc(uri), lsp.Position(2, 12)))
+    close(client, uri)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from unorules.errors import Diagnostic, RulebookError
 from unorules.language.loader import display_name, file_key
-from unorules.language.resources import docs_file
+from unorules.language.resources import docs_file, rulebooks_dir
 from unorules.language.vocab import GLOBAL_NAMES, SCOPED_NAMES
 from .symbols import Symbol
 from .tokens import Token, token_at
@@ -135,6 +135,40 @@ def file_references(ws: Workspace, path: Path, name: str) -> list[Place]:
                 if there is not None and file_key(there) == key:
                     out.append(_place(part, link.token))
     return out
+
+
+NAME = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def rename_target(ws: Workspace, path: Path, line: int, column: int) -> Token:
+    """The name at a place, if it can be renamed: one the rulebook declares, written nowhere in a
+    shipped file (those are not the author's to change). Raises ValueError saying why not."""
+    syms = ws.symbols(path)
+    tok = token_at(syms.toks, line, column) if syms else None
+    if tok is None or tok.type != "NAME" or tok.text not in names_of(ws, path):
+        raise ValueError("only a name the rulebook declares can be renamed: a card, counter, flag, option, "
+                         "rule, named trigger or reaction, call, color or pile")
+    shipped = rulebooks_dir().resolve()
+    for place in references(ws, path, line, column):
+        if place.path.resolve().is_relative_to(shipped):
+            raise ValueError(f"`{tok.text}` is written in the shipped {display_name(place.path)}: rename it in a "
+                             "copy of your own, or give your own card another name")
+    return tok
+
+
+def rename(ws: Workspace, path: Path, line: int, column: int, new: str) -> list[Place]:
+    """Every place to rewrite to rename the name at a place to `new` (references() of it); raises
+    ValueError when it cannot be renamed, or `new` is not a free name."""
+    from .tokens import keyword_terminals
+    tok = rename_target(ws, path, line, column)
+    taken = names_of(ws, path)
+    if not NAME.fullmatch(new):
+        raise ValueError(f"`{new}` is not a name: lowercase letters, digits and `_`, not starting with a digit")
+    if new in set(keyword_terminals().values()) or new in GLOBAL_NAMES or new in SCOPED_NAMES:
+        raise ValueError(f"`{new}` is a word of the language")
+    if new in taken and new != tok.text:
+        raise ValueError(f"`{new}` already names a {taken[new]}")
+    return references(ws, path, line, column)
 
 
 def outline(ws: Workspace, path: Path) -> list[tuple[str, str, Token, tuple[int, int], Token]]:

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -49,13 +50,16 @@ server = UnorulesServer()
 
 
 def guarded(empty=None):
-    """Answer `empty` (and log) when a handler fails: the server keeps serving."""
+    """Answer `empty` (and log) when a handler fails: the server keeps serving. A refusal meant for
+    the person (JsonRpcException) is answered as the protocol's error."""
     def wrap(f):
         if asyncio.iscoroutinefunction(f):
             @functools.wraps(f)
             async def run(ls, params):
                 try:
                     return await f(ls, params)
+                except JsonRpcException:
+                    raise
                 except Exception:          # noqa: BLE001 - the server outlives any one request
                     log.exception("%s failed", f.__name__)
                     return empty
@@ -64,6 +68,8 @@ def guarded(empty=None):
             def run(ls, params):
                 try:
                     return f(ls, params)
+                except JsonRpcException:
+                    raise
                 except Exception:          # noqa: BLE001
                     log.exception("%s failed", f.__name__)
                     return empty
@@ -329,6 +335,40 @@ def references(ls: UnorulesServer, params: lsp.ReferenceParams):
     if not at:
         return []
     return [_location(ls, p) for p in features.references(ls.files, *at, params.context.include_declaration)]
+
+
+REQUEST_FAILED = -32803      # the protocol's RequestFailed: a refusal with its reason
+
+
+@server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+@guarded()
+def prepare_rename(ls: UnorulesServer, params: lsp.PrepareRenameParams):
+    at = _at(ls, params)
+    if not at:
+        return None
+    try:
+        tok = features.rename_target(ls.files, *at)
+    except ValueError as e:
+        raise JsonRpcException(str(e), REQUEST_FAILED) from None
+    lines = _lines(ls, at[0])
+    return lsp.PrepareRenamePlaceholder(_range(ls, lines, tok.line, tok.column, tok.line, tok.end_column), tok.text)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+@guarded()
+def rename(ls: UnorulesServer, params: lsp.RenameParams):
+    at = _at(ls, params)
+    if not at:
+        return None
+    try:
+        places = features.rename(ls.files, *at, params.new_name)
+    except ValueError as e:
+        raise JsonRpcException(str(e), REQUEST_FAILED) from None
+    changes: dict[str, list[lsp.TextEdit]] = {}
+    for place in places:
+        loc = _location(ls, place)
+        changes.setdefault(loc.uri, []).append(lsp.TextEdit(loc.range, params.new_name))
+    return lsp.WorkspaceEdit(changes=changes)
 
 
 SYMBOL_KIND = {"card": lsp.SymbolKind.EnumMember, "counter": lsp.SymbolKind.Variable, "flag": lsp.SymbolKind.Boolean,
