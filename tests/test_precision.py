@@ -113,3 +113,19 @@ def test_simulate_with_precision():
     assert "every interval is within ±3 after" in line and "looks planned" in line
     code, _, stderr = run_cli("simulate", "rlcard", "--games", "500", "--precision", "3", "--events", "x.jsonl")
     assert code == 2 and "--precision" in stderr
+
+
+def test_compare_prints_each_difference_with_its_interval():
+    code, stdout, stderr = run_cli("compare", "official", "--with", "skip_two", "--players", "2", "--agents",
+                                   "random", "--games", "400", "--precision", "8", "--max-games", "1600",
+                                   "--workers", "1")
+    assert code == 0, stderr
+    lines = stdout.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("differences ("))
+    assert "over 3 looks" in lines[start]
+    rows = lines[start + 1:start + 5]           # turns, two seats, who plays the card
+    assert rows[0].lstrip().startswith("turns per round") and "turns" in rows[0]
+    precise = "every interval is within ±8" in stdout
+    for row in rows:
+        lo, hi = (float(x) for x in row.split("[")[1].split("]")[0].split(","))
+        assert lo <= hi and (not precise or (hi - lo) / 2 < 8)

@@ -171,7 +171,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     """Two variants side by side on the same seeds: FIRST against SECOND, or FIRST against FIRST
     with the --with files (and --include modules). Game length, seat advantage, the win rate of
     the players who played the custom card, 95% intervals and a plain verdict."""
-    from unorules.runs.summary_text import compare_table, variant_label, variant_of
+    from unorules.runs.summary_text import compare_table, differences_table, variant_label, variant_of
     from dataclasses import replace
     from unorules.runs.comparison import compare_summaries
     from unorules.runs.simulation import RunSpec, changed_cards, make_game, run_files, simulate as run, simulator_for
@@ -247,6 +247,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
         return
     echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
     echo(compare_table(labels, da, db, players, cards, da.get("tracked_card"), db.get("tracked_card")))
+    echo("\n" + differences_table(comparison, labels))
     echo("\nverdict: " + comparison["verdict"])
     if outcome:
         echo(_precision_line(outcome, precision, "games each"))

@@ -83,3 +83,21 @@ def compare_table(labels, da, db, players, cards, ca, cb) -> str:
     for r in rows:
         lines.append(f"{r[0]:<{widths[0]}}{r[1]:<{widths[1]}}{r[2]}".rstrip())
     return "\n".join(lines)
+
+
+def differences_table(comparison: dict, labels) -> str:
+    """Each figure's difference (second variant minus first) with its interval and Holm p-value:
+    what the verdict is made of, in points of win rate and turns of game length."""
+    looks = comparison.get("looks", 1)
+    head = f"differences ({labels[1]} minus {labels[0]}, 95% intervals" + \
+        (f" over {looks} looks)" if looks > 1 else ")") + ":"
+    rows = []
+    for f in comparison["figures"]:
+        scale, unit = (100, "points") if f["kind"] == "rate" else (1, "turns")
+        lo, hi = (x * scale for x in f["ci95"])
+        p = f"{f['p_holm']:.2g}" if f["p_holm"] > 0 else "< 1e-300"
+        rows.append((f["figure"], f"{f['diff'] * scale:+.2f} {unit}", f"[{lo:+.2f}, {hi:+.2f}]",
+                     f"Holm p {'= ' if not p.startswith('<') else ''}{p}" + ("  *" if f["significant"] else "")))
+    widths = [max(len(r[i]) for r in rows) + 3 for i in range(3)]
+    return "\n".join([head] + [f"  {r[0]:<{widths[0]}}{r[1]:<{widths[1]}}{r[2]:<{widths[2]}}{r[3]}".rstrip()
+                               for r in rows])
