@@ -7,15 +7,16 @@ A Game pickles as its merged rulebook and settings and is compiled again where i
 from __future__ import annotations
 
 from unorules.errors import RuleRuntimeError
-from . import rounds, turns
 from .compiled import Compiled
+from .rounds import begin_round, end_round
 from .spaces import GameSpaces
 from .state import State
 from .table import MATCH_ANY, MATCH_RULE
+from .turns import advance, play_extra, play_options_for_extra
 from .types import Action, Flow
 
-FLOW = Flow(begin_round=rounds.begin_round, end_round=rounds.end_round, advance=turns.advance,
-            play_options_for_extra=turns.play_options_for_extra, play_extra=turns.play_extra)
+FLOW = Flow(begin_round=begin_round, end_round=end_round, advance=advance,
+            play_options_for_extra=play_options_for_extra, play_extra=play_extra)
 
 
 class Game(GameSpaces):
