@@ -17,7 +17,7 @@ from unorules.language.parser import lark_parser
 from unorules.language.resources import rulebooks_dir
 from unorules.language.vocab import ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, METHODS, SCOPED_NAMES, TRIGGER_EVENTS
 from .features import names_of
-from .symbols import ITEM_STARTS, is_item_start
+from .symbols import ITEM_STARTS, item_starts
 from .tokens import Token, keyword_terminals, tokens
 from .workspace import Workspace
 
@@ -33,25 +33,17 @@ class Completion:
 
 def _item_start(toks: list[Token], before: int) -> int | None:
     """The index of the top-level item the place `before` (a token index) lies in."""
-    depth = 0
-    start = None
-    for i, t in enumerate(toks[:before]):
-        if t.type == "LBRACE":
-            depth += 1
-        elif t.type == "RBRACE":
-            depth = max(0, depth - 1)
-        elif depth == 0 and t.keyword and t.type in ITEM_STARTS:
-            if is_item_start(toks, i):
-                start = i
-        elif t.column == 0 and t.text in _item_words():      # a line that begins an item, read after an error
-            start = i
-    return start
+    starts = item_starts(toks[:before], _item_words())
+    return starts[-1] if starts else None
 
 
 @functools.cache
-def _item_words() -> set[str]:
+def _item_words() -> frozenset:
+    """The item keywords that begin a line only as items (`turn`, `card`, `false` and `side` begin
+    actions or card items too)."""
     words = keyword_terminals()
-    return {words[t] for t in ITEM_STARTS if t in words and " " not in words[t]} - {"turn", "card", "false", "side"}
+    return frozenset({words[t] for t in ITEM_STARTS if t in words and " " not in words[t]}
+                     - {"turn", "card", "false", "side"})
 
 
 def accepted(text: str) -> set[str] | None:

@@ -19,7 +19,6 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from unorules.errors import Diagnostic, RulebookError
-from unorules.language.loader import display_name
 from unorules.language.resources import docs_file
 from . import completion, features
 from .workspace import RULEBOOK_SUFFIXES, Workspace
@@ -144,14 +143,14 @@ def _location(ls, place: features.Place) -> lsp.Location:
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
 
 
-def _diagnostic(ls, d: Diagnostic, lines: list[str], span_lines) -> lsp.Diagnostic:
+def _diagnostic(ls, d: Diagnostic, lines: list[str], path_of) -> lsp.Diagnostic:
     s = d.span
     rng = (_range(ls, lines, s.line - 1, s.column - 1, s.end_line - 1, s.end_column - 1) if s
            else lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)))
     message = d.message + (f"\nhelp: {d.help}" if d.help else "") + "".join(f"\nnote: {n}" for n in d.notes)
     related = []
     for file, span, what in d.related:
-        path = span_lines(file)
+        path = path_of(file)
         if path is None or span is None:
             continue
         rl = _lines(ls, path)
@@ -171,17 +170,13 @@ def _diagnostic(ls, d: Diagnostic, lines: list[str], span_lines) -> lsp.Diagnost
 def _check_now(ls: UnorulesServer, path: Path):
     check = ls.files.check(path)
     uri = from_fs_path(str(path))
-    by_name = {}
-    for p in check.reads + [path]:
-        by_name[display_name(p)] = p
-    targets: dict[str, list[lsp.Diagnostic]] = {uri: []}
+    targets: dict[str, list[lsp.Diagnostic]] = {uri: []}     # its own uri always: cleared when clean
     for where, ds in check.diagnostics.items():
         lines = _lines(ls, where)
-        target = from_fs_path(str(where))
-        targets.setdefault(target, []).extend(
-            _diagnostic(ls, d, lines, lambda f: by_name.get(f) or (Path(f) if f else None)) for d in ds)
+        targets.setdefault(from_fs_path(str(where)), []).extend(
+            _diagnostic(ls, d, lines, check.path_of) for d in ds)
     ls.published[uri] = targets
-    _publish(ls, set(targets) | {t for t in ls.shown if t in targets or t == uri})
+    _publish(ls, set(targets))
 
 
 def _publish(ls: UnorulesServer, uris):
@@ -205,13 +200,9 @@ def _publish(ls: UnorulesServer, uris):
             ls.shown.discard(target)
 
 
-def _stale(ls: UnorulesServer) -> set[str]:
-    return set(ls.shown)
-
-
 async def _check_later(ls: UnorulesServer, path: Path, delay: float):
     await asyncio.sleep(delay)
-    before = _stale(ls)
+    before = set(ls.shown)
     _check_now(ls, path)
     for other in ls.files.dependents(path):          # the open files that read this one, one at a time
         await asyncio.sleep(0)

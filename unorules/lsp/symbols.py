@@ -63,7 +63,7 @@ class FileSymbols:
         return [t for t in self.toks if t.type == "NAME" and t.text == name]
 
 
-def is_item_start(toks: list[Token], i: int) -> bool:
+def _is_item_start(toks: list[Token], i: int) -> bool:
     t = toks[i]
     if not t.keyword or t.type not in ITEM_STARTS:
         return False
@@ -97,20 +97,30 @@ def _head(toks: list[Token], start: int, stop: int) -> str:
     return " ".join(words)[:120]
 
 
-def read_symbols(text: str) -> FileSymbols:
-    toks = tokens(text)
-    out = FileSymbols(toks)
-    code = [t for t in toks if t.type != "COMMENT"]
-    if len(code) >= 2 and code[0].type in ("RULEBOOK", "MODULE") and code[1].type == "NAME":
-        out.header = code[1]
+def item_starts(code: list[Token], line_starts: frozenset = frozenset()) -> list[int]:
+    """The indexes of the tokens (comments left out) that begin top-level items: an item keyword at
+    brace depth 0, in its item's shape. A word of `line_starts` at the start of a line counts too,
+    whatever the parser made of it (after a syntax error, `on` may have been read as a name)."""
     depth, starts = 0, []
     for i, t in enumerate(code):
         if t.type == "LBRACE":
             depth += 1
         elif t.type == "RBRACE":
             depth = max(0, depth - 1)
-        elif depth == 0 and is_item_start(code, i):
+        elif depth == 0 and _is_item_start(code, i):
             starts.append(i)
+        elif t.column == 0 and t.text in line_starts:
+            starts.append(i)
+    return starts
+
+
+def read_symbols(text: str) -> FileSymbols:
+    toks = tokens(text)
+    out = FileSymbols(toks)
+    code = [t for t in toks if t.type != "COMMENT"]
+    if len(code) >= 2 and code[0].type in ("RULEBOOK", "MODULE") and code[1].type == "NAME":
+        out.header = code[1]
+    starts = item_starts(code)
     for n, i in enumerate(starts):
         stop = starts[n + 1] if n + 1 < len(starts) else len(code)
         last = code[stop - 1]

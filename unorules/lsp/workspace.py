@@ -26,6 +26,11 @@ class Check:
     diagnostics: dict[Path, list[Diagnostic]] = field(default_factory=dict)
     reads: list[Path] = field(default_factory=list)
     rulebook: Rulebook | None = None
+    files: dict[str, Path] = field(default_factory=dict)    # a file as diagnostics name it -> its path
+
+    def path_of(self, file: str | None) -> Path | None:
+        """The path of a file as a diagnostic names it (shipped ones as `rulebooks/…`)."""
+        return self.files.get(file) or (Path(file) if file else None)
 
 
 def is_rulebook_text(path: Path, text: str) -> bool:
@@ -105,17 +110,16 @@ class Workspace:
         except RulebookError as e:
             problems = e.diagnostics
         result.reads = reads or [path]
-        by_name = {display_name(p): p for p in result.reads}
-        by_name.setdefault(display_name(path), path)
-        links = self._link_closure(path)
+        result.files = {display_name(p): p for p in result.reads}
+        result.files.setdefault(display_name(path), path)
+        links = None                               # the file's links, followed only for an error elsewhere
         for d in problems:
-            where = by_name.get(d.file) if d.file else path
-            if where is None:
-                where = Path(d.file)
+            where = result.path_of(d.file) if d.file else path
             if d.file is None:                      # not in any file (a module named on no line): the file's first line
                 d = Diagnostic(d.code, d.message, display_name(path), Span(1, 1, 1, 1), d.label, d.help, d.severity,
                                list(d.notes), list(d.related))
             elif file_key(where) != key:
+                links = self._link_closure(path) if links is None else links
                 d = self._with_link(d, path, where, links)
             result.diagnostics.setdefault(where, []).append(d)
         self.checks[key] = result
