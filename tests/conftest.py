@@ -11,6 +11,7 @@ import tempfile
 _CACHE = tempfile.mkdtemp(prefix="unorules-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 os.environ.pop("UNORULES_NO_CACHE", None)
+os.environ.pop("UNORULES_NATIVE_CACHE", None)     # native code's cache: in that folder too, for the session
 atexit.register(shutil.rmtree, _CACHE, True)
 
 from unorules.testing import pytest_collect_file  # noqa: E402,F401

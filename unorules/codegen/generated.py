@@ -50,7 +50,9 @@ class Program:
     """A game's generated simulator: `play(seed, agent_names)` plays the game the engine would play
     with that seed and those agents (simulation.play_one) and returns a GameRecord."""
 
-    def __init__(self, game, agents: tuple, representation: str = "cards"):
+    def __init__(self, game, agents: tuple, representation: str = "cards", rng=None):
+        """`rng`: the class of each game's random streams (random.Random; native.rng.SplitMix for
+        the native simulator's reference, which plays the native code's games)."""
         self.game = game
         self.agents = tuple(agents)
         self._codes, self._names = tuple(AGENT_CODES.get(n, -1) for n in agents), None
@@ -63,6 +65,9 @@ class Program:
         self.filename = f"<unorules-generated {digest}>"
         linecache.cache[self.filename] = (len(self.source), None, self.source.splitlines(True), self.filename)
         namespace = tables(game, self, counted=representation == "counted")
+        if rng is not None:
+            namespace["RANDOM"] = rng
+        self.namespace = namespace
         exec(compile(self.source, self.filename, "exec"), namespace)
         self._play, self._play_quiet = namespace["play"], namespace["play_quiet"]
 

@@ -73,7 +73,8 @@ def read_header(first: str, path: str):
         except ValueError:
             return False
 
-    simulator = _field(head, "simulator", lambda v: v in ("engine", "counted"), '"engine" or "counted"')
+    simulator = _field(head, "simulator", lambda v: v in ("engine", "counted", "native"),
+                       '"engine", "counted" or "native"')
     players = _field(head, "players", lambda v: _is_int(v) and 1 <= v <= 100, "a whole number of players")
     seed = _field(head, "seed", lambda v: _is_int(v) and 0 <= v < MAX_SEED, "a whole number from 0 to 2^63")
     agents = _field(head, "agents", lambda v: _names(v) and v and all(agent_ok(a) for a in v), "a list of agents")
@@ -113,6 +114,10 @@ def replay(path: str | Path) -> Replay:
         program = None
         if simulator == "counted":
             program, _ = simulator_for(game, replace(spec, simulator="counted"))
+        elif simulator == "native":          # its games are its Python reference's: no numba needed here
+            from unorules.codegen.generated import Program
+            from unorules.native.rng import SplitMix
+            program = Program(game, tuple(seat_agents(spec)), "counted", rng=SplitMix)
 
         def check(index, want):
             if program is not None:

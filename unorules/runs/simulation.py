@@ -109,13 +109,54 @@ def play_one(game: Game, spec: RunSpec, index: int):
     return s
 
 
-SIMULATORS = ("auto", "counted", "generated", "engine")
-# auto: the first of these that covers the rules and agents: counted, generated, the engine
+SIMULATORS = ("auto", "native", "counted", "generated", "engine")
+# auto: native for runs of NATIVE_FROM games or more where numba is installed and native code covers
+#       the rules (resolve_simulator); else the first of these that covers the rules and agents:
+#       counted, generated, the engine
+# native: counted code compiled by numba (unorules/native), on SplitMix64 streams; its Python
+#         reference plays the very same games (tests/test_native.py)
 # counted: generated code holding hands as counts per face: the engine's rules and distribution of
 #          games, not its games (its own random stream; tests/test_codegen.py checks both)
 # generated: generated code that plays the engine's games, event for event
 # engine: the agenda interpreter
 _PROGRAMS: dict = {}       # per process: (game, agents) -> the generated simulator, or why there is none
+NATIVE_FROM = 50_000       # auto's break-even: a cold compile of native code (4-16 s) pays from about here
+                           # (docs/performance.md has the measurements)
+NATIVE_CHUNK = 20_000      # native workers' chunks: a chunk's games cost microseconds each
+
+
+def native_program(game: Game, spec: RunSpec):
+    """(the game's native simulator, None) or (None, why native code does not run it)."""
+    from unorules.codegen.expressions import NotCovered
+    from unorules.native.tables import NotNative
+    names = tuple(seat_agents(spec))
+    key = (id(game), names, "native")
+    if key not in _PROGRAMS:
+        if len(_PROGRAMS) > 16:
+            _PROGRAMS.clear()
+        from unorules.native.program import NativeProgram
+        try:
+            _PROGRAMS[key] = (NativeProgram(game, names), None, game)
+        except NotCovered as e:
+            _PROGRAMS[key] = (None, f"the code generator does not cover {e}", game)
+        except NotNative as e:
+            _PROGRAMS[key] = (None, f"native code does not cover {e}", game)
+    program, why, _ = _PROGRAMS[key]
+    return program, why
+
+
+def resolve_simulator(spec: RunSpec, game: Game, games: int) -> RunSpec:
+    """`auto` made `native` for a run of NATIVE_FROM games or more, where numba is installed and
+    native code covers the game; the spec unchanged otherwise. The parent process resolves it
+    (compiling the native code once, into the machine's cache) before any worker starts."""
+    from dataclasses import replace
+    if spec.simulator != "auto" or games < NATIVE_FROM:
+        return spec
+    from unorules.native.program import available
+    if available() is not None:
+        return spec
+    program, _ = native_program(game, spec)
+    return replace(spec, simulator="native") if program is not None else spec
 
 
 def simulator_for(game: Game, spec: RunSpec):
@@ -128,6 +169,11 @@ def simulator_for(game: Game, spec: RunSpec):
         raise UnorulesError(f"the simulator is one of {', '.join(SIMULATORS)}, not {spec.simulator!r}")
     if spec.simulator == "engine":
         return None, "asked for"
+    if spec.simulator == "native":
+        program, why = native_program(game, spec)
+        if program is None:
+            raise UnorulesError(f"`{spec.source}` cannot run as native code: {why} (use --simulator auto or counted)")
+        return program, None
     names = tuple(seat_agents(spec))
     reasons = {}
     for representation in {"auto": ("counted", "cards"), "counted": ("counted",), "generated": ("cards",)}[spec.simulator]:
@@ -173,6 +219,14 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
     out = open(events_path, "w", encoding="utf-8") if events_path else None
     if out is not None:
         out.write(json.dumps(header(spec, game, program)) + "\n")
+    if program is not None and program.representation == "native" and out is None and on_game is None:
+        step = max(1, min(10_000, stop - start))
+        for a in range(start, stop, step):
+            b = min(stop, a + step)
+            program.summarise(summary, [game_seed(spec.seed, i) for i in range(a, b)], names)
+            if progress is not None:
+                progress(b - a)
+        return summary
     i = start
     try:
         for i in range(start, stop):
@@ -208,8 +262,8 @@ def header(spec: RunSpec, game: Game, program=None) -> dict:
     "engine", whose games generated code plays too). `rulebook`, `include` and `with` name what
     the run was made of, for people."""
     from unorules.language.loader import resolved_ir
-    counted = program is not None and program.representation == "counted"
-    return {"unorules_events": EVENTS_VERSION, "simulator": "counted" if counted else "engine",
+    kind = "engine" if program is None or program.representation == "cards" else program.representation
+    return {"unorules_events": EVENTS_VERSION, "simulator": kind,
             "rulebook": spec.source, "include": list(spec.include), "with": [str(w) for w in spec.with_],
             "resolved": resolved_ir(game.rules.compiler.rb), "players": spec.players,
             "seed": spec.seed, "agents": list(spec.agents), "rounds": spec.rounds, "options": dict(spec.options),
@@ -230,10 +284,10 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunks(games: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
+def chunks(games: int, workers: int, start: int = 0, most: int = 250) -> list[tuple[int, int]]:
     """The runs of consecutive games (from game `start`) handed out to workers: small enough to
-    balance, large enough that a chunk's set-up is nothing beside its games."""
-    size = max(1, min(250, games // (workers * 16)))
+    balance, large enough that a chunk's set-up is nothing beside its games (at most `most`)."""
+    size = max(1, min(most, games // (workers * 16)))
     return [(a, min(start + games, a + size)) for a in range(start, start + games, size)]
 
 
@@ -245,13 +299,18 @@ def simulate(spec: RunSpec, games: int, workers: int | None = None, events_path:
     otherwise the rulebook is loaded now (never a copy kept from an earlier call, whose files may
     have changed since)."""
     workers = default_workers() if workers is None else workers
+    if game is not None:
+        spec = resolve_simulator(spec, game, games)
     if workers <= 1 or events_path is not None or games < 2 * workers:
         log_events = events_path is not None
         if game is None or game.log_events != log_events:
             game = make_game(spec, log_events=log_events, rulebook=game.rules.compiler.rb if game else None)
         return run_range(spec, start, start + games, str(events_path) if events_path else None, progress, game=game)
     import multiprocessing as mp
-    jobs = [(spec, a, b) for a, b in chunks(games, workers, start)]
+    if spec.simulator == "native":     # compiled here first, so the workers load it from the cache
+        simulator_for(game if game is not None else cached_game(spec, False), spec)
+    jobs = [(spec, a, b) for a, b in chunks(games, workers, start,
+                                           NATIVE_CHUNK if spec.simulator == "native" else 250)]
     total = Summary()
     ctx = mp.get_context("fork") if hasattr(__import__("os"), "fork") else mp.get_context()
     with ctx.Pool(workers) as pool:

@@ -1,0 +1,252 @@
+"""Native code (issue 31): the counted program lowered to numba (unorules/native). It must play its
+Python reference's very games: the counted Python code on the same SplitMix64 streams, game for
+game, every field simulate reads (winner, outcome, rounds with their turns and draws, scores,
+counts, the followed players). Distribution against the engine is held in test_codegen.py, beside
+the counted code's. Skipped without numba, except in CI (UNORULES_REQUIRE_EXTRAS), which installs
+the extra `unorules[native]`; bench/native_check.py plays every shipped rulebook this way."""
+from __future__ import annotations
+
+import ast
+import io
+import os
+import random
+import subprocess
+import sys
+import tokenize
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+
+REQUIRED = bool(os.environ.get("UNORULES_REQUIRE_EXTRAS"))
+ROOT = Path(__file__).resolve().parent.parent
+
+from unorules.native.rng import SplitMix, mix  # noqa: E402  (pure Python: always tested)
+
+
+def test_splitmix_gives_the_published_sequence():
+    """SplitMix64 (Vigna's splitmix64.c) from seed 1234567: its first outputs, as published."""
+    s = SplitMix(1234567)
+    outputs = []
+    for _ in range(3):
+        s.state = (s.state + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+        outputs.append(mix(s.state))
+    assert outputs == [6457827717110365317, 3203168211198807973, 9817491932198370423]
+    r = SplitMix(1234567).random()
+    assert r == (6457827717110365317 >> 11) / 2 ** 53 and 0 <= r < 1
+
+
+numba = pytest.importorskip("numba") if not REQUIRED else __import__("numba")
+
+from unorules.codegen.generated import Program  # noqa: E402
+from unorules.native.program import NativeProgram, row_of  # noqa: E402
+from unorules.native.tables import NotNative  # noqa: E402
+from unorules.runs.simulation import RunSpec, make_game, run_range, seat_agents, simulate  # noqa: E402
+
+
+@pytest.fixture
+def cache():
+    """The session's native cache (conftest.py points XDG_CACHE_HOME at a fresh folder): each
+    variant compiles once in the whole suite."""
+    from unorules.native.program import cache_dir
+    return cache_dir()
+
+
+def native_of(spec: RunSpec) -> NativeProgram:
+    game = make_game(spec)
+    return NativeProgram(game, tuple(seat_agents(spec)))
+
+
+def same_games(program: NativeProgram, games: int, seed: int = 0):
+    """Native rows against the reference's records, game for game; returns the rows."""
+    from unorules.runs.simulation import game_seed
+    seeds = [game_seed(seed, i) for i in range(games)]
+    out, rounds, starts = program.play_rows(seeds)
+    names = list(program.agents)
+    for g, s in enumerate(seeds):
+        record = program.reference.play(s, names)
+        want = row_of(record, program.game.players)
+        got = ([int(x) for x in out[g]],
+               [(int(a), int(b)) for a, b in rounds[starts[g]:starts[g] + out[g, 12]]])
+        assert got == (want[0], [tuple(x) for x in want[1]]), (g, s, record.outcome, record.error)
+    return out
+
+
+# every construct family the shipped files use, within CI's time (bench/native_check.py: all of them)
+SHIPPED = [
+    ("rlcard", (), ("random",), "single"),
+    ("official", (), ("random_play", "random", "greedy"), "rulebook"),      # a match, every inlined agent
+    ("classic", (), ("random",), "single"),
+    ("official_swap", (), ("random",), "single"),                          # hands swapped: rows of a grid
+    ("nonpartisan", (), ("random",), "single"),                            # lists of pairs
+    ("official", ("rulebooks/custom/everyone_draws.uno",), ("random",), "single"),
+    ("official", ("rulebooks/custom/rock_paper_scissors.uno",), ("random",), "single"),     # chance
+]
+
+
+@pytest.mark.parametrize("source, with_, agents, rounds", SHIPPED)
+def test_native_code_plays_its_references_games(source, with_, agents, rounds):
+    spec = RunSpec(source, with_=with_, players=4, agents=agents, rounds=rounds)
+    program = native_of(spec)
+    out = same_games(program, 150)
+    assert program.replayed == (out[:, 0] != 0).sum() or program.replayed <= (out[:, 0] != 0).sum()
+    assert (out[:, 0] == 0).sum() >= 100         # most games end in a win, played in compiled code
+
+
+def fuzzed_spec(seed: int, folder: Path) -> RunSpec:
+    from fuzz_rulebooks import fuzzed_rulebook
+    rng = random.Random(seed)
+    path = folder / f"fuzzed{seed}.uno"
+    path.write_text(fuzzed_rulebook(rng).replace(" x ", " × "), encoding="utf-8")
+    return RunSpec(str(path), players=rng.randint(2, 5), agents=rng.choice([("random",), ("greedy",), ("random_play",)]),
+                   rounds="single", seed=seed)
+
+
+@pytest.mark.parametrize("k", range(3))
+def test_fuzzed_rulebooks_play_their_references_games(k, tmp_path):
+    """The k-th seeded random rulebook that native code covers (the lowering is tried on each seed
+    in turn; the others must say why in words)."""
+    from unorules.codegen.expressions import NotCovered
+    from unorules.native.source import module_source
+    covered = []
+    for seed in range(200):
+        spec = fuzzed_spec(seed, tmp_path)
+        game = make_game(spec)
+        try:
+            module_source(Program(game, tuple(seat_agents(spec)), "counted", rng=SplitMix), spec.players)
+        except (NotCovered, NotNative) as e:
+            assert str(e) and "Traceback" not in str(e)
+            continue
+        covered.append(spec)
+        if len(covered) > k:
+            break
+    assert len(covered) > k, "fewer than 3 of 200 fuzzed rulebooks run natively"
+    same_games(native_of(covered[k]), 40, covered[k].seed)
+
+
+def test_a_rule_error_in_native_code_is_named_as_the_reference_names_it(tmp_path):
+    path = tmp_path / "located.uno"
+    path.write_text("rulebook located\nextends classic\nscoring {\n  winner scores others\n  rounds 3\n"
+                    "  next dealer most(each other as q where q.hand.size > 500: q.score)\n}\n")
+    spec = RunSpec(str(path), players=3, agents=("random_play",), rounds="rulebook", simulator="native")
+    program = native_of(spec)
+    out = same_games(program, 3)
+    assert (out[:, 0] == 2).all() and program.replayed == 3          # raised out of compiled code
+    errors = run_range(spec, 0, 3).as_dict(3)["errors"]
+    assert errors and all(e.startswith(f"{path}:6:") and "must be a player, not nobody" in e for e in errors)
+
+
+def test_a_deck_of_more_than_64_faces_is_refused_with_its_reason():
+    with pytest.raises(NotNative, match="more than 64 faces"):
+        native_of(RunSpec("hot_death", players=4, agents=("random",), rounds="single"))
+    code, out, err = run_cli("simulate", "hot_death", "-n", "10", "--simulator", "native")
+    assert code == 2 and "cannot run as native code" in err and "64 faces" in err
+
+
+def test_simulate_native_totals_equal_the_reference_s_and_workers_change_nothing():
+    spec = RunSpec("official", players=4, agents=("greedy",), rounds="single", seed=3, simulator="native",
+                   track=("wild",))
+    native = run_range(spec, 0, 400).as_dict(4)
+    program = native_of(spec)
+    from unorules.runs.stats import Summary
+    from unorules.runs.simulation import game_seed
+    reference = Summary()
+    names = seat_agents(spec)
+    for i in range(400):
+        reference.add_game(program.reference.play(game_seed(3, i), names), names)
+    assert native == reference.as_dict(4)
+    assert native["tracked_card"]["players"] > 0
+    assert simulate(spec, 400, workers=2).as_dict(4) == native
+
+
+def test_the_cli_runs_native_and_says_so():
+    code, out, err = run_cli("simulate", "rlcard", "-n", "300", "--simulator", "native", "--agents", "random")
+    assert code == 0, err
+    assert "simulator: native code (numba)" in out and ": 300 games" in out and "outcomes: win 300" in out
+
+
+def test_auto_chooses_native_only_for_long_runs(monkeypatch):
+    from unorules.runs import simulation
+    spec = RunSpec("rlcard", players=4, agents=("random",), rounds="single")
+    game = make_game(spec)
+    assert simulation.resolve_simulator(spec, game, simulation.NATIVE_FROM - 1).simulator == "auto"
+    assert simulation.resolve_simulator(spec, game, simulation.NATIVE_FROM).simulator == "native"
+    hot = RunSpec("hot_death", players=4, agents=("random",), rounds="single")
+    assert simulation.resolve_simulator(hot, make_game(hot), 10 ** 6).simulator == "auto"    # not covered
+    monkeypatch.setattr(simulation, "NATIVE_FROM", 200)
+    code, out, _ = run_cli("simulate", "rlcard", "-n", "300", "--agents", "random")
+    assert code == 0 and "simulator: native code" in out
+
+
+def test_an_events_file_of_a_native_run_holds_its_games_and_replays(tmp_path):
+    """--events with native: the reference writes the events of the very games native code plays,
+    and `replay` plays them again from the file, without numba's code."""
+    events = tmp_path / "e.jsonl"
+    code, out, err = run_cli("simulate", "rlcard", "-n", "20", "--simulator", "native", "--agents", "random",
+                             "--events", events, "--json")
+    assert code == 0, err
+    lines = events.read_text().splitlines()
+    assert '"simulator": "native"' in lines[0]
+    turns = sum(1 for line in lines[1:] if '"type":"turn"' in line)
+    spec = RunSpec("rlcard", players=4, agents=("random",), simulator="native")
+    native = run_range(spec, 0, 20).as_dict(4)
+    assert turns == sum(t * c for t, c in native["histograms"]["turns_per_round"])
+    code, out, err = run_cli("replay", events)
+    assert code == 0, err + out
+
+
+def test_hostile_names_and_strings_cannot_change_the_native_source(tmp_path):
+    from test_codegen import BENIGN, HOSTILE, named_rulebook
+    sources = []
+    for names in (BENIGN, HOSTILE):
+        path = tmp_path / f"{len(sources)}.uno"
+        path.write_text(named_rulebook(names), encoding="utf-8")
+        program = native_of(RunSpec(str(path), players=3, agents=("random",), rounds="single"))
+        same_games(program, 10)
+        sources.append(program.source)
+    assert sources[0] == sources[1]
+    body = sources[1].split("\n", 4)[4]             # after the fixed docstring and imports
+    tokens = list(tokenize.generate_tokens(io.StringIO(body).readline))
+    assert not [t for t in tokens if t.type == tokenize.STRING and not t.string.startswith('"""')]
+    names = {t.string for t in tokens if t.type == tokenize.NAME}
+    for word in ("import", "os", "system", "exec", "eval", "__import__", "__builtins__", "lambda", "open"):
+        assert word not in names
+    for node in ast.walk(ast.parse(sources[1])):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            assert node.value.startswith("unorules native code") or node.value.startswith(("Games seeds",))
+
+
+def test_a_second_process_loads_the_machine_code_from_the_cache(cache):
+    """The module is a file named by its hash and numba keeps its machine code beside it: a second
+    process compiles nothing."""
+    script = ("import sys; sys.path.insert(0, %r)\n"
+              "from unorules.runs.simulation import RunSpec, make_game, seat_agents\n"
+              "from unorules.native.program import NativeProgram\n"
+              "spec = RunSpec('rlcard', players=4, agents=('random',), rounds='single')\n"
+              "p = NativeProgram(make_game(spec), tuple(seat_agents(spec)))\n"
+              "p.play_rows([1, 2, 3])\n"
+              "stats = p.module.play_batch.stats\n"
+              "print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))\n") % str(ROOT)
+    env = dict(os.environ, UNORULES_NATIVE_CACHE=str(cache / "fresh"))
+    first = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    second = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    hits1, misses1 = (int(x) for x in first.stdout.split())
+    hits2, misses2 = (int(x) for x in second.stdout.split())
+    assert misses1 == 1 and hits1 == 0           # compiled once, and written to the cache
+    assert hits2 == 1 and misses2 == 0           # read back: no compile
+    assert len(list((cache / "fresh").glob("unorules_native_*.py"))) == 1
+
+
+def test_replay_of_the_reference_needs_no_numba(tmp_path):
+    """The reference is the counted Python code on SplitMix streams: it plays without numba."""
+    spec = RunSpec("rlcard", players=4, agents=("random",), rounds="single")
+    game = make_game(spec)
+    a = Program(game, ("random",) * 4, "counted", rng=SplitMix).play(7, ["random"] * 4)
+    b = Program(game, ("random",) * 4, "counted", rng=SplitMix).play(7, ["random"] * 4)
+    c = Program(game, ("random",) * 4, "counted").play(7, ["random"] * 4)
+    assert a.counts == b.counts and a.winner == b.winner
+    assert (a.counts, a.turns_per_round) != (c.counts, c.turns_per_round)        # not random.Random's game
+    assert replace(spec, simulator="native").simulator == "native"

@@ -1,0 +1,220 @@
+"""A game's native simulator at run time. Its module is written once to the cache folder under
+a name made of the source's hash, and imported (not exec'd), so numba's `cache=True` keeps the
+machine code beside it and a second run, in any process of this machine, starts warm.
+
+Games run in batches inside compiled code; each writes a row of ints and its rounds to arrays,
+and the statistics are gathered from those with numpy (`summarise`), never game by game in
+Python. A game that ends in a rule error is played again by the Python reference (the counted
+program on the same SplitMix streams), which names the rule as the engine does."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from unorules.codegen.generated import Program
+from .rng import SplitMix
+from .source import ROW, module_source
+from .tables import NotNative
+
+OUTCOMES = ("win", "stalled", "error")
+# what compiled code raises: a rule error or a stall (NativeStop), an index out of range (numba's
+# bounds checks), a division by zero, a number too large for a machine word
+RAISED = (ArithmeticError, LookupError, ValueError)
+ROUNDS_PER_GAME = 8            # the rounds buffer's first size per game (it grows when a batch needs more)
+
+
+def available() -> str | None:
+    """None when numba can be imported; else why not."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return "numba is not installed (pip install 'unorules[native]')"
+    return None
+
+
+def cache_dir() -> Path:
+    """UNORULES_NATIVE_CACHE, else the user's cache folder (XDG_CACHE_HOME or ~/.cache)/unorules/native."""
+    env = os.environ.get("UNORULES_NATIVE_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "unorules" / "native"
+
+
+def _version_tag() -> str:
+    import numba
+    import numpy
+    from unorules import __version__
+    return f"{__version__}/{numba.__version__}/{numpy.__version__}/{sys.version_info[:2]}"
+
+
+def write_module(source: str) -> Path:
+    """The module's file, named by the hash of its text and the versions that compile it; written
+    atomically (a rename), so processes racing to write it leave one whole file."""
+    digest = hashlib.sha256((_version_tag() + "\n" + source).encode()).hexdigest()[:20]
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"unorules_native_{digest}.py"
+    if not path.exists() or path.read_text(encoding="utf-8") != source:
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(source)
+        os.replace(tmp, path)
+    return path
+
+
+def import_module(path: Path):
+    name = path.stem
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def row_of(record, players: int):
+    """A GameRecord as native code writes it: (its row, its rounds as (turns, drawn) pairs)."""
+    c = record.counts
+    tracked = 0
+    for q in record.tracked_players:
+        tracked |= 1 << q
+    row = [OUTCOMES.index(record.outcome), -1 if record.winner is None else record.winner, record.round,
+           c["drawn"], c["plays"], c["reshuffles"], c["decisions"], c["turn_decisions"], c["challenges"],
+           c["challenges_won"], c["catches"], tracked, len(record.turns_per_round)]
+    row += list(record.scores) + list(record.seats)
+    return row, list(zip(record.turns_per_round, record.drawn_per_round))
+
+
+class NativeProgram:
+    """A game's native simulator, for these seats' agents. Raises NotCovered (the counted
+    generator does not cover the game) or NotNative (the lowering does not)."""
+    representation = "native"
+
+    def __init__(self, game, agents: tuple):
+        why = available()
+        if why:
+            raise NotNative(why)
+        import numpy as np
+        self.np = np
+        self.game, self.agents = game, tuple(agents)
+        self.reference = Program(game, agents, "counted", rng=SplitMix)
+        self.source = module_source(self.reference, game.players)
+        self.path = write_module(self.source)
+        self.module = import_module(self.path)
+        self.codes = np.array(self.reference._codes, dtype=np.int64)
+        self.replayed = 0          # games that raised in compiled code and were played by the reference
+        self._compile()
+
+    def _compile(self):
+        """Compile now (or load from the cache), for the argument types every batch passes: code
+        numba refuses is a reason to play counted Python, given here, not a failure mid-run."""
+        from numba.core.errors import NumbaError
+        np = self.np
+        n = self.game.players
+        try:
+            self.module.play_batch(np.zeros(0, np.int64), self.codes, np.zeros((0, ROW + 2 * n), np.int64),
+                                   np.zeros((1, 2), np.int64), np.zeros(0, np.int64), 0, np.zeros(1, np.int64))
+        except NumbaError as e:
+            said = [line.strip() for line in str(e).splitlines() if line.strip() and not line.startswith(
+                ("Failed in", "During", "File ", "    ", "<source"))]
+            raise NotNative(f"code numba does not compile ({said[0] if said else type(e).__name__})") from None
+
+    def compiled(self) -> bool:
+        """Whether the machine code is loaded (compiled now, or read from numba's cache)."""
+        return bool(self.module.play_batch.signatures)
+
+    def play_rows(self, seeds):
+        """The rows and rounds of the games of these seeds: (out[games, ROW + 2N], rounds[*, 2],
+        starts[games]) where game g's rounds are rounds[starts[g]:starts[g] + out[g, 12]]. A game
+        that raises inside compiled code (a rule error, a stall) is played by the reference."""
+        np = self.np
+        n, players = len(seeds), self.game.players
+        seeds = np.asarray(seeds, dtype=np.int64)
+        out = np.zeros((n, ROW + 2 * players), np.int64)
+        starts = np.zeros(n, np.int64)
+        rounds = np.zeros((max(16, n * ROUNDS_PER_GAME), 2), np.int64)
+        now = np.zeros(1, np.int64)
+        done, at = 0, 0
+        while done < n:
+            try:
+                k, at = self.module.play_batch(seeds[done:], self.codes, out[done:], rounds, starts[done:], at, now)
+                done += k
+            except (self.module.NativeStop,) + RAISED:     # as the reference will: it names the rule
+                g = done + int(now[0])
+                self.replayed += 1
+                record = self.reference.play(int(seeds[g]), self.reference.agents)
+                row, turns = row_of(record, players)
+                if at + len(turns) > rounds.shape[0]:
+                    rounds = np.concatenate([rounds, np.zeros((len(turns) + rounds.shape[0], 2), np.int64)])
+                out[g] = row
+                starts[g] = at
+                if turns:
+                    rounds[at:at + len(turns)] = turns
+                at += len(turns)
+                done = g + 1
+                continue
+            if done < n:                        # the rounds buffer is full: grow it, go on
+                rounds = np.concatenate([rounds, np.zeros_like(rounds)])
+        return out, rounds, starts
+
+    def play(self, seed: int, names, log: bool = False):
+        """One game as a GameRecord (the Python reference plays it: the very game native code plays)."""
+        return self.reference.play(seed, names, log=log)
+
+    def summarise(self, summary, seeds, names: list[str]):
+        """Add the games of these seeds to a stats.Summary, as Summary.add_game would one by one."""
+        np = self.np
+        out, rounds, starts = self.play_rows(seeds)
+        players = self.game.players
+        n = len(seeds)
+        outcome, winner, nrounds = out[:, 0], out[:, 1], out[:, 12]
+        scores, seats = out[:, ROW:ROW + players], out[:, ROW + players:ROW + 2 * players]
+        summary.games += n
+        for code, count in zip(*np.unique(outcome, return_counts=True)):
+            summary.outcomes[OUTCOMES[code]] += int(count)
+        for name in names:
+            summary.seats_by_agent[name] += n
+        won = (outcome == 0) & (winner >= 0)
+        w = winner[won]
+        for seat, count in zip(*np.unique(w, return_counts=True)):
+            summary.wins_by_seat[int(seat)] += int(count)
+        original = seats[won, w] if len(w) else w
+        for p, count in zip(*np.unique(original, return_counts=True)):
+            summary.wins_by_agent[names[int(p)]] += int(count)
+        index = np.repeat(starts, nrounds) + (np.arange(int(nrounds.sum())) - np.repeat(np.cumsum(nrounds) - nrounds,
+                                                                                        nrounds))
+        for column, hist in ((0, summary.round_turns), (1, summary.round_drawn)):
+            for v, count in zip(*np.unique(rounds[index, column], return_counts=True)):
+                hist[int(v)] += int(count)
+        for v, count in zip(*np.unique(nrounds, return_counts=True)):
+            summary.game_rounds[int(v)] += int(count)
+        scored = (out[:, 2] > 1) | scores.any(axis=1)
+        spread = scores.max(axis=1) - scores.min(axis=1)
+        for v, count in zip(*np.unique(spread[scored], return_counts=True)):
+            summary.score_spread[int(v)] += int(count)
+        win_scores = scores[scored & won, winner[scored & won]] if (scored & won).any() else []
+        for v, count in zip(*np.unique(win_scores, return_counts=True)):
+            summary.winning_score[int(v)] += int(count)
+        summary.rounds += int(nrounds.sum())
+        summary.decisions += int(out[:, 6].sum())
+        for k, column in (("drawn", 3), ("plays", 4), ("reshuffles", 5), ("challenges", 8), ("challenges_won", 9),
+                          ("catches", 10)):
+            summary.counts[k] += int(out[:, column].sum())
+        tracked = out[:, 11]
+        summary.tracked_players += int(sum(bin(int(m)).count("1") for m in tracked[tracked != 0]))
+        if won.any():
+            hit = (tracked[won] >> original) & 1
+            summary.tracked_wins += int(hit.sum())
+        errors = Counter()
+        for g in np.flatnonzero(outcome == 2):
+            record = self.reference.play(int(seeds[g]), names)
+            errors[str(record.error)] += 1
+        summary.errors.update(errors)
+        return summary

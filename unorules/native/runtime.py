@@ -1,0 +1,157 @@
+"""What native code calls (needs numba: the extra `unorules[native]`): the random stream (rng.py's
+SplitMix64, to the bit), bit counts through LLVM's intrinsics, and the helpers the counted Python
+code has as Python functions (codegen.generated), each computing the same values in the same
+order. Generated modules import this one; numba compiles each function into its callers."""
+from __future__ import annotations
+
+import numpy as np
+from numba import config, njit, types
+from numba.extending import intrinsic
+
+from unorules.errors import MAX_VALUE
+from .rng import GOLDEN, MIX1, MIX2
+
+NONE = -(1 << 62)              # None, in native code: far outside ±MAX_VALUE, so no rule's value
+JIT = dict(cache=True, nogil=True, boundscheck=True)
+_GOLDEN, _MIX1, _MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
+_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_UNIT = 1.0 / (1 << 53)
+
+
+class NativeStop(Exception):
+    """A rule error or a stall inside native code (its reason is told apart by a flag)."""
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.ctlz(args[0], context.get_constant(types.boolean, False))
+    return types.int64(types.int64), codegen
+
+
+if config.DISABLE_JIT:             # NUMBA_DISABLE_JIT=1: the module runs as Python (for debugging it)
+    def _ctpop(x):
+        return bin(int(x) & ((1 << 64) - 1)).count("1")
+
+    def _ctlz(x):
+        return 64 - (int(x) & ((1 << 64) - 1)).bit_length()
+
+
+@njit(**JIT)
+def n_popcount(m):
+    """int.bit_count of a mask of up to 64 faces (bit 63 reads as the sign bit, and is counted)."""
+    return _ctpop(np.int64(m))
+
+
+@njit(**JIT)
+def n_bitlen(m):
+    """int.bit_length of a mask of up to 64 faces (0 for 0; 64 for bit 63)."""
+    return 64 - _ctlz(np.int64(m))
+
+
+@njit(**JIT)
+def n_rng(seed):
+    """A stream started from `seed` (rng.SplitMix(seed))."""
+    s = np.empty(1, np.uint64)
+    s[0] = np.uint64(seed)
+    return s
+
+
+@njit(**JIT)
+def n_rand(s):
+    """The stream's next float in [0, 1) (rng.SplitMix.random)."""
+    x = s[0] + _GOLDEN
+    s[0] = x
+    z = (x ^ (x >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    z = z ^ (z >> _S31)
+    return np.float64(z >> _S11) * _UNIT
+
+
+@njit(**JIT)
+def n_truthy(x):
+    """What `if x:` tests of a value that may be None (NONE)."""
+    return x != NONE and x != 0
+
+
+@njit(**JIT)
+def n_full(n, k):
+    return np.full(n, k, np.int64)
+
+
+@njit(**JIT)
+def n_full2(shape, k):
+    return np.full(shape, k, np.int64)
+
+
+@njit(**JIT)
+def n_bounded(v):
+    """errors.bounded: a value within ±MAX_VALUE (a number that is not one is a rule error)."""
+    if v != v or v < -MAX_VALUE or v > MAX_VALUE:
+        raise NativeStop()
+    return v
+
+
+@njit(**JIT)
+def n_modulo(a, b):
+    return a % b if b else 0
+
+
+@njit(**JIT)
+def n_faces_in(m):
+    """generated.faces_in: the faces of a mask, in face order."""
+    out = [0][:0]
+    while m:
+        low = m & -m
+        out.append(n_bitlen(low) - 1)
+        m ^= low
+    return out
+
+
+@njit(**JIT)
+def n_held(h, m):
+    """generated.held: a counted hand's faces in face order, each as often as it is held."""
+    out = [0][:0]
+    while m:
+        low = m & -m
+        f = n_bitlen(low) - 1
+        for _ in range(h[f]):
+            out.append(f)
+        m ^= low
+    return out
+
+
+@njit(**JIT)
+def n_chance_pick(weights, s):
+    """generated.chance_pick: the outcome by the weights, one draw of the stream (the same
+    additions in the same order, so the same float and the same outcome)."""
+    n = len(weights)
+    total = 0.0
+    for i in range(n):
+        w = weights[i]
+        if not (0 <= w <= MAX_VALUE):
+            raise NativeStop()
+        total += w
+    if total <= 0:
+        raise NativeStop()
+    cum = np.empty(n, np.float64)
+    acc = 0.0
+    for i in range(n):
+        acc = weights[i] / total if i == 0 else acc + weights[i] / total
+        cum[i] = acc
+    x = n_rand(s) * (cum[n - 1] + 0.0)
+    lo, hi = 0, n - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < cum[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo

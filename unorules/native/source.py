@@ -1,0 +1,71 @@
+"""A native module's source: the lowered functions (lower.py), the tables they read (tables.py),
+the helpers made for this game (its hand's points, its seats), and `play_batch`, the loop over
+a batch of games that writes each game's row and rounds. Built only from names the generator and
+the lowering make and `repr` of numbers (Lowering.check and tables.emit hold that)."""
+from __future__ import annotations
+
+import ast
+
+from .lower import ROW_FIELDS, Lowering
+from .tables import NotNative, emit, seat_tables
+
+RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_rng", "n_popcount", "n_bitlen", "n_truthy", "n_full", "n_full2",
+           "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick")
+BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
+            "Exception", "np"}
+MADE_HERE = {"n_hand_points", "n_seat", "shuffle", "reshuffle", "play_game", "COLOR_VALUES", "CYCLE", "CYCLE_END"}
+ROW = len(ROW_FIELDS)           # then the scores, then who sits at each seat
+
+
+def module_source(program, players: int) -> str:
+    """The native module of a counted Program (its source, and the tables it was loaded with)."""
+    ns = program.namespace
+    if ns["NFACES"] > 64:
+        raise NotNative(f"masks of more than 64 faces (this deck has {ns['NFACES']}; a mask is one machine word)")
+    low = Lowering(program.source, ns, players)
+    fns, _ = low.lower()
+    stores, loads = set(), set()
+    for f in fns:
+        stores |= {a.arg for a in f.args.args}
+        for node in ast.walk(f):
+            if isinstance(node, ast.Name):
+                (stores if isinstance(node.ctx, ast.Store) else loads).add(node.id)
+    wanted = sorted(loads - stores - set(RUNTIME) - BUILTINS - (MADE_HERE - {"COLOR_VALUES", "CYCLE", "CYCLE_END"}))
+    seats = seat_tables(ns["OTHERS"], players)
+    points = ns["POINTS"]
+    if any(type(v) is not int for v in points):
+        raise NotNative("cards whose points are not whole numbers")
+    consts = {"N": players, "NFACES": ns["NFACES"], "POINTS": points}
+    for name in wanted:
+        if name in seats:
+            consts[name] = seats[name]
+        elif name == "COLOR_VALUES":
+            consts[name] = [a.value for a in ns["COLOR_OPTS"]]
+        elif name in ns and name.isupper():
+            consts[name] = ns[name]
+        else:
+            raise NotNative(f"the name `{name}`")
+    lines = ['"""unorules native code (generated; numba). Any edit is lost: the file is named by its hash."""',
+             "import numpy as np", "from numba import njit",
+             f"from unorules.native.runtime import {', '.join(RUNTIME)}", ""]
+    lines += [emit(name, value) for name, value in consts.items()]
+    lines += ["", "",
+              "@njit(**JIT)", "def n_hand_points(h):", "    t = 0", "    for f in range(NFACES):",
+              "        t += POINTS[f] * h[f]", "    return t", "", "",
+              "@njit(**JIT)", "def n_seat(q):", "    if q < 0 or q >= N:", "        raise NativeStop()", "    return q"]
+    for f in fns:
+        lines += ["", "", "@njit(**JIT)", ast.unparse(f)]
+    lines += ["", "", "@njit(**JIT)",
+              "def play_batch(seeds, AG, out, rounds, starts, at, now):",
+              '    """Games seeds[0..]: each one\'s row into out, its rounds into rounds from `at` on.',
+              '    Returns how many were played (fewer when the rounds buffer is full) and the next `at`;',
+              '    now[0] is the game being played, should one raise (an error, a stall)."""',
+              "    for g in range(seeds.shape[0]):",
+              "        now[0] = g",
+              "        n = play_game(seeds[g], AG.copy(), out[g], rounds[at:])",
+              "        if n < 0:",
+              "            return g, at",
+              "        starts[g] = at",
+              "        at += n",
+              "    return seeds.shape[0], at", ""]
+    return "\n".join(lines)
