@@ -3,7 +3,9 @@ summaries) wherever it covers the rules and agents, falls back to the engine whe
 says so, holds no rulebook text in its source, and names the rule in a runtime error."""
 from __future__ import annotations
 
+import importlib.util
 import io
+import os
 from dataclasses import replace
 import json
 import linecache
@@ -22,6 +24,7 @@ from unorules.codegen.generator import coverage
 from unorules.runs.simulation import RunSpec, game_seed, make_game, play_one, run_range, seat_agents, simulator_for
 from unorules.runs.stats import Summary
 
+NATIVE_REQUIRED = bool(os.environ.get("UNORULES_REQUIRE_EXTRAS"))      # CI: native code is measured too
 from fuzz_rulebooks import EFFECTS, fuzzed_rulebook  # noqa: E402,F401  (seeded rulebooks of what the generator covers)
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -208,12 +211,16 @@ def test_auto_says_why_hands_are_not_counted_where_they_cannot_be():
 
 
 def counted_against_engine(spec: RunSpec, games: int = 20_000):
-    """Counted hands play the engine's distribution of games: decisions per game and seat 0's
-    win rate within 3 standard errors of the engine's, over `games` games each
+    """Counted hands, and native code (issue 31) where numba is installed, play the engine's
+    distribution of games: decisions per game and seat 0's win rate within 3 standard errors of
+    the engine's, over `games` games each, against the same engine games
     (bench/counted_vs_engine.py measures it, there for any rulebook)."""
-    m = measure(spec, games)
+    native = NATIVE_REQUIRED or importlib.util.find_spec("numba") is not None
+    m = measure(spec, games, native=native)
     assert abs(m["z_decisions"]) < 3 and abs(m["z_seat0"]) < 3, m
     assert not m["same_games"]                  # not the engine's games: its own random stream
+    if native:
+        assert abs(m["z_native_decisions"]) < 3 and abs(m["z_native_seat0"]) < 3, m
 
 
 @pytest.mark.parametrize("name, agents", [("rlcard", ("random",)), ("official", ("random_play",)),
