@@ -22,6 +22,8 @@ win rate within sampling error (z scores).
     python bench/speed.py --games 2000 --players 2,4 --repeats 3
     python bench/speed.py --table --games 1000       # every shipped rulebook: engine and generated,
                                                      # greedy and random_play agents
+    python bench/speed.py --native --repeats 3       # native code (issue 31): its targets, then every
+                                                     # shipped rulebook counted vs native, cold and warm
 """
 from __future__ import annotations
 
@@ -93,6 +95,71 @@ def table(args):
             print(f"{name:<18} {agent:<12} {e:10.0f} {a:12.0f} {a / e:5.2f}x {w:16.0f} {w / e:5.2f}x  {used}", flush=True)
 
 
+def native(args):
+    """Native code (unorules/native, needs numba) against counted Python and the hand-written
+    reference, in one process, alternating repeats, statistics included (simulate's own path,
+    run_range); then every shipped rulebook with greedy seats and its own rounds: counted vs native
+    games/s, and the wall time of a whole `unorules simulate … --simulator native` command with an
+    empty cache (cold: numba compiles) and again (warm: the machine code is read back)."""
+    import os
+    import subprocess
+    import tempfile
+    from dataclasses import replace
+    from unorules.runs.simulation import native_program
+
+    def rate(spec, games):
+        run_range(spec, 0, min(games, 50))                     # compiled (or loaded) before the clock
+        t0 = time.perf_counter()
+        run_range(spec, 0, games)
+        return games / (time.perf_counter() - t0)
+
+    hc = load_reference(Path(args.shared) / "handcoded_uno.py", "handcoded_uno")
+    rl = RunSpec("rlcard", players=4, agents=("random",), rounds="single")
+    off = RunSpec("official", players=4, agents=("greedy",))
+    rates = {k: [] for k in ("handcoded", "rlcard counted", "rlcard native", "official counted", "official native")}
+    for _ in range(args.repeats):
+        t0 = time.perf_counter()
+        hc.run_games("bits", args.games * 10, 4, 0, "stdlib")
+        rates["handcoded"].append(args.games * 10 / (time.perf_counter() - t0))
+        rates["rlcard counted"].append(rate(replace(rl, simulator="counted"), args.games * 10))
+        rates["rlcard native"].append(rate(replace(rl, simulator="native"), args.games * 200))
+        rates["official counted"].append(rate(replace(off, simulator="counted"), args.games))
+        rates["official native"].append(rate(replace(off, simulator="native"), args.games * 20))
+    med = {k: statistics.median(v) for k, v in rates.items()}
+    print(f"one process, statistics included, {args.repeats} alternating repeats (median games/s):")
+    for k, v in med.items():
+        print(f"  {k:<18} {v:10.0f}")
+    print(f"  rlcard, random agents, 4 players: native / handcoded = {med['rlcard native'] / med['handcoded']:.1f}x "
+          f"(target >= 40x); native / counted = {med['rlcard native'] / med['rlcard counted']:.1f}x")
+    print(f"  official, greedy agents, matches: native / counted = "
+          f"{med['official native'] / med['official counted']:.1f}x (target >= 20x)\n", flush=True)
+
+    names = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.uno"))
+    if args.rulebooks:
+        names = [n for n in names if n in args.rulebooks.split(",")]
+    print(f"{'rulebook':<18} {'counted g/s':>11} {'native g/s':>11} {'ratio':>7} {'cold s':>7} {'warm s':>7}  "
+          "(greedy seats, the rulebook's rounds; cold/warm: a whole 1,000-game command)")
+    for name in names:
+        players = 2 if name == "showdown" else 4
+        spec = RunSpec(name, players=players, agents=("greedy",))
+        program, why = native_program(make_game(spec), spec)
+        if program is None:
+            print(f"{name:<18} {'':>11} {'':>11} {'':>7} {'':>7} {'':>7}  counted Python: {why}", flush=True)
+            continue
+        c = rate(replace(spec, simulator="counted"), args.games)
+        n = rate(replace(spec, simulator="native"), args.games * 20)
+        walls = []
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, UNORULES_NATIVE_CACHE=cache)
+            for _ in ("cold", "warm"):
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "unorules", "simulate", name, "--players", str(players),
+                                "--agents", "greedy", "--games", "1000", "--workers", "1", "--simulator", "native"],
+                               env=env, capture_output=True, check=True)
+                walls.append(time.perf_counter() - t0)
+        print(f"{name:<18} {c:11.0f} {n:11.0f} {n / c:6.1f}x {walls[0]:7.1f} {walls[1]:7.1f}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=2000, help="games per timed run (official plays games/10)")
@@ -101,10 +168,14 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "bench"), help="folder of the reference scripts")
     ap.add_argument("--table", action="store_true", help="the per-rulebook table instead")
+    ap.add_argument("--native", action="store_true", help="native code's targets and per-rulebook table instead")
     ap.add_argument("--rulebooks", default="", help="with --table: only these shipped rulebooks (comma-separated)")
     args = ap.parse_args()
     if args.table:
         table(args)
+        return
+    if args.native:
+        native(args)
         return
     shared = Path(args.shared)
     runners = {}

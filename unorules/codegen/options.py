@@ -24,6 +24,21 @@ class PlayOptions:
             with src.block("else:"):
                 src("NO, VC, VK = NOPT, VCOLOR, VCALL")
         src("target = TARGET[color + 1][CKIND[discard[-1]]]")      # what a card's match mask must share
+        if single and self.counted:          # one card: `legal` is its face's bit or 0 (no list made)
+            src(f"legal = BIT[{cards}] if CMASK[{cards}] & target else 0")
+            src("total = 0")
+            if self.ruled_kinds():
+                src(f"c = {cards}")
+                with src.block("while legal:"):      # one pass: a refusal leaves it
+                    with src.block("if CMASK[c] == MATCH_RULE:"):
+                        self.judge_rules(("legal = 0", "break"))
+                    src(f"total += {self.no}[c]")
+                    src("break")
+            else:
+                with src.block("if legal:"):
+                    src(f"c = {cards}")
+                    src(f"total += {self.no}[c]")
+            return
         if single:
             src(f"legal = [{cards}] if CMASK[{cards}] & target else []")
         else:

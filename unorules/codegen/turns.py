@@ -378,14 +378,14 @@ class TurnFlow:
         self.count_decision()
         uniform = self.uniform_agent()
         if uniform == "greedy":
-            self.greedy_play()
+            self.greedy_play(mask=self.counted)
         elif uniform is not None and (mode == "must_play" or uniform == "random_play"):
             src("i = int(arnd() * total)")
         elif uniform is not None:              # random: the plays, then keeping it
             src("i = int(arnd() * (total + 1))")
         else:
             with src.block(f"if {self.is_agent('p', 'greedy')}:"):
-                self.greedy_play()
+                self.greedy_play(mask=self.counted)
             if mode == "must_play":
                 with src.block("else:"):
                     src("i = int(arnd() * total)")

@@ -155,3 +155,94 @@ def n_chance_pick(weights, s):
         else:
             lo = mid + 1
     return lo
+
+
+# ---- the piles as stacks (stacks.py): cell 0 the length, cells 1.. the cards, bottom first ----
+
+@njit(**JIT)
+def n_stack_new(capacity):
+    s = np.empty(capacity + 1, np.int64)
+    s[0] = 0
+    return s
+
+
+@njit(**JIT)
+def n_stack_of(cards, capacity):
+    s = np.empty(capacity + 1, np.int64)
+    n = len(cards)
+    s[0] = n
+    s[1:n + 1] = cards
+    return s
+
+
+@njit(**JIT)
+def n_at(s, i):
+    """The cell of item i (Python's index: from the top when negative), or IndexError."""
+    if i < 0:
+        i += s[0]
+    if i < 0 or i >= s[0]:
+        raise IndexError()
+    return i + 1
+
+
+@njit(**JIT)
+def n_top(s):
+    if s[0] == 0:
+        raise IndexError()
+    return s[s[0]]
+
+
+@njit(**JIT)
+def n_stack_push(s, x):
+    n = s[0] + 1
+    if n >= len(s):
+        raise IndexError()
+    s[n] = x
+    s[0] = n
+
+
+@njit(**JIT)
+def n_stack_pop(s):
+    n = s[0]
+    if n == 0:
+        raise IndexError()
+    s[0] = n - 1
+    return s[n]
+
+
+@njit(**JIT)
+def n_stack_prepend(s, under):
+    """s[:0] = under."""
+    n, m = s[0], under[0]
+    if n + m >= len(s):
+        raise IndexError()
+    for i in range(n, 0, -1):
+        s[i + m] = s[i]
+    for i in range(1, m + 1):
+        s[i] = under[i]
+    s[0] = n + m
+
+
+@njit(**JIT)
+def n_stack_set1(s, x):
+    """s[:] = [x]."""
+    s[1] = x
+    s[0] = 1
+
+
+@njit(**JIT)
+def n_stack_under_top(s, cards):
+    """s[-1:-1] = cards: the cards go in under the top one (on an empty stack, they are all of it)."""
+    n, g = s[0], len(cards)
+    if n + g >= len(s):
+        raise IndexError()
+    if n == 0:
+        for i in range(g):
+            s[1 + i] = cards[i]
+        s[0] = g
+        return
+    top = s[n]
+    for i in range(g):
+        s[n + i] = cards[i]
+    s[n + g] = top
+    s[0] = n + g
