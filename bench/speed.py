@@ -144,7 +144,7 @@ def native(args):
         spec = RunSpec(name, players=players, agents=("greedy",))
         program, why = native_program(make_game(spec), spec)
         if program is None:
-            print(f"{name:<18} {'':>11} {'':>11} {'':>7} {'':>7} {'':>7}  counted Python: {why}", flush=True)
+            print(f"{name:<18} {'':>11} {'':>11} {'':>7} {'':>7} {'':>7}  not native: {why}", flush=True)
             continue
         c = rate(replace(spec, simulator="counted"), args.games)
         n = rate(replace(spec, simulator="native"), args.games * 20)

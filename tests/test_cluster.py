@@ -86,3 +86,14 @@ def test_precision_on_ray_plays_the_looks_of_one_worker(ray):
     assert on_ray["precision"]["games"] == here["precision"]["games"] == on_ray["games"]
     assert on_ray["wins_by_seat"] == here["wins_by_seat"]
     assert ray.is_initialized()                 # the run left the test's Ray running
+
+
+def test_ray_plays_native_code_with_the_totals_of_one_process(ray):
+    """Native code on Ray (issue 31): the tasks load the module this machine compiled (one cache
+    per machine) and their totals are one process's."""
+    if not REQUIRED:
+        pytest.importorskip("numba")
+    from unorules.runs.cluster import simulate_ray
+    from unorules.runs.simulation import RunSpec, simulate
+    spec = RunSpec("rlcard", players=4, seed=3, agents=("random",), rounds="single", simulator="native")
+    assert simulate_ray(spec, 3000).as_dict(4) == simulate(spec, 3000, workers=1).as_dict(4)

@@ -31,7 +31,7 @@ ROUNDS_PER_GAME = 8            # the rounds buffer's first size per game (it gro
 def available() -> str | None:
     """None when numba can be imported; else why not."""
     try:
-        import numba  # noqa: F401
+        importlib.import_module("numba")
     except ImportError:
         return "numba is not installed (pip install 'unorules[native]')"
     return None
@@ -47,10 +47,12 @@ def cache_dir() -> Path:
 
 
 def _version_tag() -> str:
+    """What else the machine code depends on: the helpers it inlines (runtime.py, whose text is
+    hashed: numba's cache would not see them change), numba, numpy and Python."""
     import numba
     import numpy
-    from unorules import __version__
-    return f"{__version__}/{numba.__version__}/{numpy.__version__}/{sys.version_info[:2]}"
+    helpers = hashlib.sha256(Path(__file__).with_name("runtime.py").read_bytes()).hexdigest()[:16]
+    return f"{helpers}/{numba.__version__}/{numpy.__version__}/{sys.version_info[:2]}"
 
 
 def write_module(source: str) -> Path:

@@ -22,26 +22,24 @@ class NativeStop(Exception):
     """A rule error or a stall inside native code (its reason is told apart by a flag)."""
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    def codegen(context, builder, sig, args):
-        return builder.ctpop(args[0])
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def _ctlz(typingctx, x):
-    def codegen(context, builder, sig, args):
-        return builder.ctlz(args[0], context.get_constant(types.boolean, False))
-    return types.int64(types.int64), codegen
-
-
 if config.DISABLE_JIT:             # NUMBA_DISABLE_JIT=1: the module runs as Python (for debugging it)
     def _ctpop(x):
         return bin(int(x) & ((1 << 64) - 1)).count("1")
 
     def _ctlz(x):
         return 64 - (int(x) & ((1 << 64) - 1)).bit_length()
+else:
+    @intrinsic
+    def _ctpop(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return builder.ctpop(args[0])
+        return types.int64(types.int64), codegen
+
+    @intrinsic
+    def _ctlz(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return builder.ctlz(args[0], context.get_constant(types.boolean, False))
+        return types.int64(types.int64), codegen
 
 
 @njit(**JIT)

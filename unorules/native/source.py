@@ -11,8 +11,8 @@ from .stacks import as_stacks
 from .tables import NotNative, emit, seat_tables
 
 RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_rng", "n_popcount", "n_bitlen", "n_truthy", "n_full", "n_full2",
-           "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new", "n_stack_of", "n_at", "n_top",
-           "n_stack_push", "n_stack_pop", "n_stack_prepend", "n_stack_set1", "n_stack_under_top")
+           "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new", "n_stack_of", "n_at",
+           "n_top", "n_stack_push", "n_stack_pop", "n_stack_prepend", "n_stack_set1", "n_stack_under_top")
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
             "Exception", "np"}
 MADE_HERE = {"n_hand_points", "n_seat", "shuffle", "reshuffle", "play_game", "COLOR_VALUES", "CYCLE", "CYCLE_END"}

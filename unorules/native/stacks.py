@@ -46,7 +46,8 @@ class StackLowering(ast.NodeTransformer):
             t, v = node.targets[0], node.value
             if isinstance(t, ast.Name) and t.id in STACKS:
                 if isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1 and _is(v.args[0], "DECK"):
-                    return ast.Assign(targets=[t], value=_call("n_stack_of", _name("DECK"), ast.Constant(self.capacity)))
+                    full = _call("n_stack_of", _name("DECK"), ast.Constant(self.capacity))
+                    return ast.Assign(targets=[t], value=full)
                 if isinstance(v, ast.Subscript) and isinstance(v.value, ast.List) and len(v.value.elts) == 1 \
                         and isinstance(v.slice, ast.Slice):          # [0][:0]: an empty pile
                     return ast.Assign(targets=[t], value=_call("n_stack_new", ast.Constant(self.capacity)))
@@ -63,9 +64,9 @@ class StackLowering(ast.NodeTransformer):
                     if s == "discard" and _const(sl.lower) == -1 and _const(sl.upper) == -1:
                         return ast.Expr(value=_call("n_stack_under_top", _name("discard"), self.visit(v)))
                     raise Unknown(ast.unparse(node))
-                return ast.Assign(targets=[ast.Subscript(value=_name(s), slice=_call("n_at", _name(s),
-                                                                                  self.visit(t.slice)),
-                                                         ctx=ast.Store())], value=self.visit(v))
+                cell = _call("n_at", _name(s), self.visit(t.slice))
+                return ast.Assign(targets=[ast.Subscript(value=_name(s), slice=cell, ctx=ast.Store())],
+                                  value=self.visit(v))
             if isinstance(t, ast.Tuple):
                 for e in ast.walk(t):
                     if isinstance(e, ast.Name) and e.id in STACKS:

@@ -8,7 +8,7 @@ import hashlib
 import pickle
 
 from unorules.errors import UnorulesError
-from .simulation import RunSpec, chunks, make_game, run_range
+from .simulation import NATIVE_CHUNK, RunSpec, chunks, make_game, run_range, simulator_for
 from .stats import Summary
 
 
@@ -64,10 +64,14 @@ def simulate_ray(spec: RunSpec, games: int, address: str | None = None, progress
         cpus = int(ray.cluster_resources().get("CPU", 1))
         play = ray.remote(_play_chunk)
         # a Game pickles as its merged rulebook, so no node reads a file; each worker compiles it once
-        blob = pickle.dumps(game if game is not None else make_game(spec))
+        game = game if game is not None else make_game(spec)
+        if spec.simulator == "native":  # compiled here, into this machine's cache, before any task starts
+            simulator_for(game, spec)
+        blob = pickle.dumps(game)
         ref = ray.put(blob)
         key = hashlib.sha256(blob).hexdigest()
-        pending = [play.remote(spec, key, ref, a, b) for a, b in chunks(games, max(1, cpus), start)]
+        most = NATIVE_CHUNK if spec.simulator == "native" else 250
+        pending = [play.remote(spec, key, ref, a, b) for a, b in chunks(games, max(1, cpus), start, most)]
         total = Summary()
         while pending:
             done, pending = ray.wait(pending, num_returns=1)

@@ -1,0 +1,67 @@
+"""Small pieces of Python syntax the native lowering builds and reads."""
+from __future__ import annotations
+
+import ast
+
+
+def name_(id_, ctx=None):
+    return ast.Name(id=id_, ctx=ctx or ast.Load())
+
+
+def call_(fn, *args):
+    return ast.Call(func=name_(fn), args=list(args), keywords=[])
+
+
+def const_(v):
+    return ast.Constant(value=v)
+
+
+def parse_stmts(text: str) -> list:
+    return ast.parse(text).body
+
+
+def parse_expr(text: str):
+    return ast.parse(text, mode="eval").body
+
+
+def assigned_names(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def pure(e) -> bool:
+    for n in ast.walk(e):
+        if isinstance(n, ast.Call):
+            f = n.func
+            if not (isinstance(f, ast.Name) and f.id in ("list", "set", "len", "int", "range", "full", "full2")):
+                return False
+    return True
+
+
+def is_none(v) -> bool:
+    return isinstance(v, ast.Constant) and v.value is None
+
+
+def is_int_list(v) -> bool:
+    """`[k] * n` with an int k."""
+    return (isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult) and isinstance(v.left, ast.List)
+            and len(v.left.elts) == 1 and isinstance(v.left.elts[0], ast.Constant)
+            and type(v.left.elts[0].value) is int)
+
+
+def is_grid(v) -> bool:
+    """`[[k] * a for _ in range(b)]`."""
+    return (isinstance(v, ast.ListComp) and is_int_list(v.elt) and len(v.generators) == 1
+            and isinstance(v.generators[0].iter, ast.Call) and isinstance(v.generators[0].iter.func, ast.Name)
+            and v.generators[0].iter.func.id == "range" and not v.generators[0].ifs)
+
+
+class Rename(ast.NodeTransformer):
+    """A comprehension's name, made fresh."""
+
+    def __init__(self, old, new):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node):
+        if node.id == self.old and self.new:
+            return ast.Name(id=self.new, ctx=node.ctx)
+        return node
