@@ -199,9 +199,6 @@ class ExprLowering(ast.NodeTransformer):
                                  slice=ast.Slice(lower=None, upper=_const(0), step=None), ctx=ast.Load())
         return self.generic_visit(node)
 
-    def visit_Tuple(self, node):
-        return self.generic_visit(node)
-
     def visit_Lambda(self, node):
         raise NotNative("a function made inside a rule")
 

@@ -20,10 +20,6 @@ def parse_stmts(text: str) -> list:
     return ast.parse(text).body
 
 
-def parse_expr(text: str):
-    return ast.parse(text, mode="eval").body
-
-
 def assigned_names(node) -> set:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Native code against its Python reference, game for game, for every shipped rulebook, module and
+custom card (tests/test_native.py checks a set of them in CI; this plays all, with every agent).
+For each variant: whether native code covers it (else why not), its compile time, the games whose
+every field (winner, outcome, rounds with their turns and draws, scores, counts, the players
+followed) differ from the reference's (0 expected), and the games that raised inside compiled code
+and were played by the reference (rule errors and stalls only).
+
+    pip install '.[native]' && python bench/native_check.py --games 300
+    python bench/native_check.py --games 1000 --agents greedy --only official
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from unorules.codegen.expressions import NotCovered                      # noqa: E402
+from unorules.native.program import NativeProgram, row_of                  # noqa: E402
+from unorules.native.tables import NotNative                               # noqa: E402
+from unorules.runs.simulation import RunSpec, game_seed, make_game, seat_agents  # noqa: E402
+
+
+def variants(only: str):
+    for path in sorted((ROOT / "rulebooks").glob("*.uno")):
+        yield path.stem, (), ()
+    for path in sorted((ROOT / "rulebooks" / "custom").glob("*.uno")):
+        yield "official", (), (str(path),)
+    for path in sorted((ROOT / "rulebooks" / "modules").glob("*.uno")):
+        yield "official", (path.stem,), ()
+
+
+def check(spec: RunSpec, games: int) -> str:
+    game = make_game(spec)
+    names = seat_agents(spec)
+    t0 = time.perf_counter()
+    try:
+        program = NativeProgram(game, tuple(names))
+    except (NotCovered, NotNative) as e:
+        return f"not native: {e}"
+    compiled = time.perf_counter() - t0
+    seeds = [game_seed(spec.seed, i) for i in range(games)]
+    out, rounds, starts = program.play_rows(seeds)
+    differ = 0
+    for g, s in enumerate(seeds):
+        row, turns = row_of(program.reference.play(s, names), spec.players)
+        got = ([int(x) for x in out[g]], [(int(a), int(b)) for a, b in rounds[starts[g]:starts[g] + out[g, 12]]])
+        differ += got != (row, [tuple(x) for x in turns])
+    return (f"compile {compiled:5.1f} s   differing games {differ} of {games}   "
+            f"played by the reference {program.replayed} (errors and stalls: {int((out[:, 0] != 0).sum())})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--agents", default="random,greedy,random_play")
+    ap.add_argument("--only", default="", help="only the variants whose label holds this text")
+    args = ap.parse_args()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+    bad = 0
+    for source, include, with_ in variants(args.only):
+        for agent in args.agents.split(","):
+            label = f"{source} {' '.join(include + tuple(Path(w).stem for w in with_))} [{agent}]"
+            if args.only not in label:
+                continue
+            spec = RunSpec(source, include=include, with_=with_, players=4, agents=(agent,), seed=1)
+            result = check(spec, args.games)
+            bad += "differing games 0 " not in result and not result.startswith("not native")
+            print(f"{label:<46} {result}", flush=True)
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
