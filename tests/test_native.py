@@ -145,6 +145,12 @@ def test_a_deck_of_more_than_64_faces_is_refused_with_its_reason():
     assert code == 2 and "cannot run as native code" in err and "64 faces" in err
 
 
+def test_a_division_in_a_rule_is_refused_with_its_reason():
+    """average_scoring divides: its result may be a fraction, and native code holds whole numbers."""
+    with pytest.raises(NotNative, match="a division in a rule"):
+        native_of(RunSpec("official", include=("average_scoring",), players=4, agents=("random",)))
+
+
 def test_simulate_native_totals_equal_the_reference_s_and_workers_change_nothing():
     spec = RunSpec("official", players=4, agents=("greedy",), rounds="single", seed=3, simulator="native",
                    track=("wild",))

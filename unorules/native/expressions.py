@@ -240,6 +240,8 @@ class ExprLowering(ast.NodeTransformer):
             if name in ("shuffle", "reshuffle") or name in KEPT_BUILTINS:
                 node.args = [self.visit(a) for a in node.args]
                 return node
+            if name == "DIVIDE":
+                raise NotNative("a division in a rule (a fraction, where native code holds whole numbers)")
             raise NotNative(f"the call `{name}`")
         if isinstance(f, ast.Attribute):
             if f.attr == "bit_count":
