@@ -151,6 +151,16 @@ def test_a_division_in_a_rule_is_refused_with_its_reason():
         native_of(RunSpec("official", include=("average_scoring",), players=4, agents=("random",)))
 
 
+def test_a_list_only_ever_empty_is_looped_over_by_nothing():
+    """lazy_scoring's scoring gives nobody points: its list of gains is only ever empty, which
+    numba cannot type; the loop over it is left out (bench/native_check.py plays its games)."""
+    from unorules.native.source import module_source
+    spec = RunSpec("official", include=("lazy_scoring",), players=4, agents=("random",))
+    game = make_game(spec)
+    source = module_source(Program(game, ("random",) * 4, "counted", rng=SplitMix), 4)
+    assert "gained" not in source and "def play_game" in source
+
+
 def test_simulate_native_totals_equal_the_reference_s_and_workers_change_nothing():
     spec = RunSpec("official", players=4, agents=("greedy",), rounds="single", seed=3, simulator="native",
                    track=("wild",))

@@ -63,6 +63,7 @@ class Lowering(NameAnalysis):
         self.assigned: set[str] = set()        # every name the function binds
         self._checked: set[str] = set()        # tables found fit to be constants
         self.pair_lists: set[str] = set()      # lists whose appends are tuples
+        self.empty_lists: set[str] = set()     # lists only ever empty (a rule that gives no one points)
 
     # ---- the whole function ------------------------------------------------------------------
     def functions(self) -> dict[str, ast.FunctionDef]:
@@ -76,6 +77,18 @@ class Lowering(NameAnalysis):
         play = fns["play_quiet"]
         self.assigned = assigned_names(play) | {a.arg for a in play.args.args if not a.arg.isupper()}
         self.analyse(play)
+        nodes = list(ast.walk(play))
+        grown = {n.func.value.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and isinstance(n.func.value, ast.Name) and n.func.attr in ("append", "insert", "extend")}
+        grown |= {n.target.id for n in nodes if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
+        values: dict = {}
+        for n in ast.walk(play):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        values.setdefault(t.id, []).append(n.value)
+        self.empty_lists = {name for name, vs in values.items() if name not in grown
+                            and all(isinstance(v, ast.List) and not v.elts for v in vs)}
         self.pair_lists = {n.func.value.id for n in ast.walk(play) if isinstance(n, ast.Call)
                            and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
                            and isinstance(n.func.value, ast.Name) and n.args and isinstance(n.args[0], ast.Tuple)}
@@ -146,6 +159,8 @@ class Lowering(NameAnalysis):
         if isinstance(s, ast.For):
             if s.orelse:
                 raise NotNative("a loop with an else")
+            if isinstance(s.iter, ast.Name) and s.iter.id in self.empty_lists:
+                return []                            # over a list that is only ever empty: no round
             it = expr.visit(s.iter)
             target = expr.visit(s.target)
             return pre + [ast.For(target=target, iter=it, body=self.block(s.body), orelse=[])]
