@@ -100,8 +100,8 @@ def fuzzed_spec(seed: int, folder: Path) -> RunSpec:
     rng = random.Random(seed)
     path = folder / f"fuzzed{seed}.uno"
     path.write_text(fuzzed_rulebook(rng).replace(" x ", " × "), encoding="utf-8")
-    return RunSpec(str(path), players=rng.randint(2, 5), agents=rng.choice([("random",), ("greedy",), ("random_play",)]),
-                   rounds="single", seed=seed)
+    agents = rng.choice([("random",), ("greedy",), ("random_play",)])
+    return RunSpec(str(path), players=rng.randint(2, 5), agents=agents, rounds="single", seed=seed)
 
 
 @pytest.mark.parametrize("k", range(3))
@@ -194,6 +194,15 @@ def test_auto_chooses_native_only_for_long_runs(monkeypatch):
     monkeypatch.setattr(simulation, "NATIVE_FROM", 200)
     code, out, _ = run_cli("simulate", "rlcard", "-n", "300", "--agents", "random")
     assert code == 0 and "simulator: native code" in out
+
+
+def test_auto_leaves_a_run_with_an_events_file_to_counted_code(tmp_path, monkeypatch):
+    """The events are written by the Python reference, game by game: a native compile would buy
+    nothing (and would delay the file: test_hostile_input's Ctrl-C test waits for it)."""
+    from unorules.runs import simulation
+    monkeypatch.setattr(simulation, "NATIVE_FROM", 200)
+    code, out, _ = run_cli("simulate", "rlcard", "-n", "300", "--agents", "random", "--events", tmp_path / "e.jsonl")
+    assert code == 0 and "hands counted per face" in out and "native" not in out
 
 
 def test_an_events_file_of_a_native_run_holds_its_games_and_replays(tmp_path):

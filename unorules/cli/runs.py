@@ -90,7 +90,8 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
         writable(events, "--events")
     try:
         game = make_game(spec)            # load and check once in this process: errors surface here
-        spec = resolve_simulator(spec, game, max_games if precision else games)
+        if not events:                    # an events file is written by the Python reference: no native gain
+            spec = resolve_simulator(spec, game, max_games if precision else games)
         program, why = simulator_for(game, spec)
     except RulebookError as e:
         fail_render(e)

@@ -120,8 +120,8 @@ SIMULATORS = ("auto", "native", "counted", "generated", "engine")
 # generated: generated code that plays the engine's games, event for event
 # engine: the agenda interpreter
 _PROGRAMS: dict = {}       # per process: (game, agents) -> the generated simulator, or why there is none
-NATIVE_FROM = 50_000       # auto's break-even: a cold compile of native code (4-16 s) pays from about here
-                           # (docs/performance.md has the measurements)
+# auto's break-even: a cold compile of native code (7-52 s) pays from about here (docs/performance.md)
+NATIVE_FROM = 50_000
 NATIVE_CHUNK = 20_000      # native workers' chunks: a chunk's games cost microseconds each
 
 
@@ -148,7 +148,8 @@ def native_program(game: Game, spec: RunSpec):
 def resolve_simulator(spec: RunSpec, game: Game, games: int) -> RunSpec:
     """`auto` made `native` for a run of NATIVE_FROM games or more, where numba is installed and
     native code covers the game; the spec unchanged otherwise. The parent process resolves it
-    (compiling the native code once, into the machine's cache) before any worker starts."""
+    (compiling the native code once, into the machine's cache) before any worker starts. A run
+    that writes an events file is not resolved: the Python reference writes those games."""
     from dataclasses import replace
     if spec.simulator != "auto" or games < NATIVE_FROM:
         return spec
@@ -299,7 +300,7 @@ def simulate(spec: RunSpec, games: int, workers: int | None = None, events_path:
     otherwise the rulebook is loaded now (never a copy kept from an earlier call, whose files may
     have changed since)."""
     workers = default_workers() if workers is None else workers
-    if game is not None:
+    if game is not None and events_path is None:
         spec = resolve_simulator(spec, game, games)
     if workers <= 1 or events_path is not None or games < 2 * workers:
         log_events = events_path is not None
