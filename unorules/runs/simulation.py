@@ -310,8 +310,8 @@ def simulate(spec: RunSpec, games: int, workers: int | None = None, events_path:
     import multiprocessing as mp
     if spec.simulator == "native":     # compiled here first, so the workers load it from the cache
         simulator_for(game if game is not None else cached_game(spec, False), spec)
-    jobs = [(spec, a, b) for a, b in chunks(games, workers, start,
-                                           NATIVE_CHUNK if spec.simulator == "native" else 250)]
+    most = NATIVE_CHUNK if spec.simulator == "native" else 250
+    jobs = [(spec, a, b) for a, b in chunks(games, workers, start, most)]
     total = Summary()
     ctx = mp.get_context("fork") if hasattr(__import__("os"), "fork") else mp.get_context()
     with ctx.Pool(workers) as pool:
