@@ -145,6 +145,14 @@ def test_a_deck_of_more_than_64_faces_is_refused_with_its_reason():
     assert code == 2 and "cannot run as native code" in err and "64 faces" in err
 
 
+def test_a_cache_folder_that_cannot_be_written_is_a_reason_not_a_traceback(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("UNORULES_NATIVE_CACHE", str(blocker / "native"))
+    code, out, err = run_cli("simulate", "rlcard", "-n", "10", "--simulator", "native")
+    assert code == 2 and "cannot be written" in err and "UNORULES_NATIVE_CACHE" in err and "Traceback" not in err
+
+
 def test_a_division_in_a_rule_is_refused_with_its_reason():
     """average_scoring divides: its result may be a fraction, and native code holds whole numbers."""
     with pytest.raises(NotNative, match="a division in a rule"):

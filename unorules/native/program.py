@@ -60,13 +60,17 @@ def write_module(source: str) -> Path:
     atomically (a rename), so processes racing to write it leave one whole file."""
     digest = hashlib.sha256((_version_tag() + "\n" + source).encode()).hexdigest()[:20]
     folder = cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"unorules_native_{digest}.py"
-    if not path.exists() or path.read_text(encoding="utf-8") != source:
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(source)
-        os.replace(tmp, path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.read_text(encoding="utf-8") != source:
+            fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(source)
+            os.replace(tmp, path)
+    except OSError as e:
+        raise NotNative(f"its cache folder `{folder}` cannot be written ({e.strerror or e}; "
+                        "set UNORULES_NATIVE_CACHE to a folder that can)") from None
     return path
 
 

@@ -148,8 +148,8 @@ def native_program(game: Game, spec: RunSpec):
 def resolve_simulator(spec: RunSpec, game: Game, games: int) -> RunSpec:
     """`auto` made `native` for a run of NATIVE_FROM games or more, where numba is installed and
     native code covers the game; the spec unchanged otherwise. The parent process resolves it
-    (compiling the native code once, into the machine's cache) before any worker starts. A run
-    that writes an events file is not resolved: the Python reference writes those games."""
+    (compiling the native code once, into the machine's cache) before any worker starts. Callers
+    leave a run that writes an events file unresolved: the Python reference writes those games."""
     from dataclasses import replace
     if spec.simulator != "auto" or games < NATIVE_FROM:
         return spec
