@@ -331,16 +331,21 @@ def references(ls: UnorulesServer, params: lsp.ReferenceParams):
 REQUEST_FAILED = -32803      # the protocol's RequestFailed: a refusal with its reason
 
 
+def _or_refusal(call, *args):
+    """features' answer, or its refusal (a ValueError) as the protocol's RequestFailed with the reason."""
+    try:
+        return call(*args)
+    except ValueError as e:
+        raise JsonRpcException(str(e), REQUEST_FAILED) from None
+
+
 @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
 @guarded()
 def prepare_rename(ls: UnorulesServer, params: lsp.PrepareRenameParams):
     at = _at(ls, params)
     if not at:
         return None
-    try:
-        tok = features.rename_target(ls.files, *at)
-    except ValueError as e:
-        raise JsonRpcException(str(e), REQUEST_FAILED) from None
+    tok = _or_refusal(features.rename_target, ls.files, *at)
     lines = _lines(ls, at[0])
     return lsp.PrepareRenamePlaceholder(_range(ls, lines, tok.line, tok.column, tok.line, tok.end_column), tok.text)
 
@@ -351,10 +356,7 @@ def rename(ls: UnorulesServer, params: lsp.RenameParams):
     at = _at(ls, params)
     if not at:
         return None
-    try:
-        places = features.rename(ls.files, *at, params.new_name)
-    except ValueError as e:
-        raise JsonRpcException(str(e), REQUEST_FAILED) from None
+    places = _or_refusal(features.rename, ls.files, *at, params.new_name)
     changes: dict[str, list[lsp.TextEdit]] = {}
     for place in places:
         loc = _location(ls, place)
