@@ -6,7 +6,8 @@ from __future__ import annotations
 import ast
 import copy
 
-from .syntax import Rename, call_ as _call, const_ as _const, is_int_list, is_none, name_ as _name, parse_stmts
+from .syntax import (Rename, call_ as _call, const_ as _const, empty_ints, is_int_list, is_none, lex_beats,
+                     name_ as _name, parse_stmts)
 from .tables import NotNative, dims
 
 SIDE_CALLS = {"append", "pop", "remove", "clear", "sort", "add", "copy", "insert"}
@@ -23,9 +24,6 @@ class ExprLowering(ast.NodeTransformer):
         self.low, self.pre = low, pre
         self.guarded = 0            # inside a branch that may not run (IfExp arms, and/or's later operands)
         self.pairs = False          # lowering the value of a list of pairs
-
-    def test(self, e):
-        return self.truth(e)
 
     def truth(self, e):
         """A truth test of `e`: NONE is false, as None is."""
@@ -138,18 +136,11 @@ class ExprLowering(ast.NodeTransformer):
             right = node.comparators[0]
             if not (isinstance(right, ast.Name) and right.id in self.low.keys) or not isinstance(node.ops[0], ast.Gt):
                 raise NotNative("a key tuple compared another way")
-            return self._lex_gt(node.left.id, right.id, 0)
+            n = self.low.keys[node.left.id]
+            return lex_beats([f"{node.left.id}_{i}" for i in range(n)], [f"{right.id}_{i}" for i in range(n)], ast.Gt)
         if any(isinstance(o, (ast.Is, ast.IsNot)) for o in node.ops):
             raise NotNative("a chained identity test")
         return self.generic_visit(node)
-
-    def _lex_gt(self, a, b, i):
-        n = self.low.keys[a]
-        gt = ast.Compare(left=_name(f"{a}_{i}"), ops=[ast.Gt()], comparators=[_name(f"{b}_{i}")])
-        if i == n - 1:
-            return gt
-        eq = ast.Compare(left=_name(f"{a}_{i}"), ops=[ast.Eq()], comparators=[_name(f"{b}_{i}")])
-        return ast.BoolOp(op=ast.Or(), values=[gt, ast.BoolOp(op=ast.And(), values=[eq, self._lex_gt(a, b, i + 1)])])
 
     def visit_BoolOp(self, node):
         if any(self.low.may_be_none(v) for v in node.values):
@@ -183,9 +174,8 @@ class ExprLowering(ast.NodeTransformer):
         return ast.IfExp(test=test, body=body, orelse=orelse)
 
     def visit_ListComp(self, node):
-        if is_int_list(node.elt) or any(isinstance(g.target, ast.Tuple) for g in node.generators):
-            if not is_int_list(node.elt):
-                raise NotNative("a list comprehension over pairs")
+        if any(isinstance(g.target, ast.Tuple) for g in node.generators) and not is_int_list(node.elt):
+            raise NotNative("a list comprehension over pairs")
         self.guarded += 1                          # its parts run per element
         node = self.generic_visit(node)
         self.guarded -= 1
@@ -195,8 +185,7 @@ class ExprLowering(ast.NodeTransformer):
         """An empty list holds ints (typed so: numba cannot type `drawn_per_round`, whose appends
         read its own sum); a list of pairs is left to numba to type by what is appended."""
         if not node.elts and not self.pairs:
-            return ast.Subscript(value=ast.List(elts=[_const(0)], ctx=ast.Load()),
-                                 slice=ast.Slice(lower=None, upper=_const(0), step=None), ctx=ast.Load())
+            return empty_ints()
         return self.generic_visit(node)
 
     def visit_Lambda(self, node):
@@ -325,8 +314,7 @@ class ExprLowering(ast.NodeTransformer):
                 self.pre.extend(parse_stmts(f"if not {seen}:\n    raise NativeStop()"))
             return _name(out)
         else:                                           # tuple(...): a list
-            init = ast.Subscript(value=ast.List(elts=[_const(0)], ctx=ast.Load()),
-                                 slice=ast.Slice(lower=None, upper=_const(0), step=None), ctx=ast.Load())
+            init = empty_ints()
             body[:] = [ast.Expr(value=ast.Call(func=ast.Attribute(value=_name(out), attr="append", ctx=ast.Load()),
                                                args=[elt], keywords=[]))]
         self.pre.append(ast.Assign(targets=[_name(out, ast.Store())], value=init))
@@ -368,20 +356,13 @@ class ExprLowering(ast.NodeTransformer):
         parts = [ExprLowering(self.low, self.pre).visit(rename.visit(copy.deepcopy(e))) for e in lam.body.elts]
         ks = [self._fresh("k") for _ in parts]
         bs = [self._fresh("b") for _ in parts]
-        op = ast.Gt if name == "max" else ast.Lt
-
-        def better(i):
-            c = ast.Compare(left=_name(ks[i]), ops=[op()], comparators=[_name(bs[i])])
-            if i == len(parts) - 1:
-                return c
-            eq = ast.Compare(left=_name(ks[i]), ops=[ast.Eq()], comparators=[_name(bs[i])])
-            return ast.BoolOp(op=ast.Or(), values=[c, ast.BoolOp(op=ast.And(), values=[eq, better(i + 1)])])
+        better = lex_beats(ks, bs, ast.Gt if name == "max" else ast.Lt)
         self.pre.append(ast.Assign(targets=[_name(out, ast.Store())], value=_name("NONE")))
         for b in bs:
             self.pre.append(ast.Assign(targets=[_name(b, ast.Store())], value=_const(0)))
         body = [ast.Assign(targets=[_name(k, ast.Store())], value=p) for k, p in zip(ks, parts)]
         body.append(ast.If(test=ast.BoolOp(op=ast.Or(), values=[
-            ast.Compare(left=_name(out), ops=[ast.Eq()], comparators=[_name("NONE")]), better(0)]),
+            ast.Compare(left=_name(out), ops=[ast.Eq()], comparators=[_name("NONE")]), better]),
             body=[ast.Assign(targets=[_name(out, ast.Store())], value=_name(var))]
             + [ast.Assign(targets=[_name(b, ast.Store())], value=_name(k)) for k, b in zip(ks, bs)], orelse=[]))
         self.pre.append(ast.For(target=_name(var, ast.Store()), iter=self.visit(node.args[0]), body=body, orelse=[]))

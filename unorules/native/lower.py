@@ -49,12 +49,10 @@ class Lowering(NameAnalysis):
     """One generated program's play_quiet as native source. `tables`: the namespace the Python
     program is loaded with (generated.tables), read for what each global name holds."""
 
-    def __init__(self, source: str, tables: dict, players: int):
+    def __init__(self, source: str, tables: dict):
         self.tree = ast.parse(source)
         self.tables = tables
-        self.players = players
         self.fresh = itertools.count(1)
-        self.globals_used: set[str] = set()
         self.arrays: set[str] = set()          # locals held as int64 arrays (1-D)
         self.grids: set[str] = set()           # locals held as 2-D int64 arrays
         self.maybe_none: set[str] = set()
@@ -69,8 +67,8 @@ class Lowering(NameAnalysis):
     def functions(self) -> dict[str, ast.FunctionDef]:
         return {n.name: n for n in self.tree.body if isinstance(n, ast.FunctionDef)}
 
-    def lower(self) -> tuple[list[ast.FunctionDef], set[str]]:
-        """The lowered helper functions and `play_game`, and the global names they read."""
+    def lower(self) -> list[ast.FunctionDef]:
+        """The lowered helper functions and `play_game`."""
         fns = self.functions()
         if "play_quiet" not in fns:
             raise NotNative("the generated code has no quiet variant")
@@ -106,7 +104,7 @@ class Lowering(NameAnalysis):
         out = [self.define_first(self.prune_dead_stores(f)) for f in out]
         for f in out:
             self.check(f)
-        return out, self.globals_used
+        return out
 
     def emittable(self, name: str):
         """Raises NotNative, with the reason, where the table cannot be a native constant."""
@@ -149,10 +147,10 @@ class Lowering(NameAnalysis):
             target = expr.visit(s.target)
             return pre + [ast.AugAssign(target=target, op=s.op, value=value)]
         if isinstance(s, ast.If):
-            test = expr.test(s.test)
+            test = expr.truth(s.test)
             return pre + [ast.If(test=test, body=self.block(s.body), orelse=self.block(s.orelse) if s.orelse else [])]
         if isinstance(s, ast.While):
-            test = expr.test(s.test)
+            test = expr.truth(s.test)
             if pre:
                 raise NotNative("a loop whose test gathers values")
             return [ast.While(test=test, body=self.block(s.body), orelse=self.block(s.orelse) if s.orelse else [])]
@@ -245,10 +243,10 @@ class Lowering(NameAnalysis):
         a = [ast.unparse(x) for x in call.args]
         if len(a) not in (17, 18) or a[4] != "scores" or a[5] != "turns_per_round":
             raise NotNative("a result of another shape")
-        fields = {"outcome": a[0], "winner": a[1], "round_no": a[3], "drawn": a[7], "plays": a[8],
+        winner = f"-1 if {a[1]} == NONE else {a[1]}"
+        fields = {"outcome": a[0], "winner": winner, "round_no": a[3], "drawn": a[7], "plays": a[8],
                   "reshuffles": a[9], "decisions": a[10], "turn_decisions": a[11], "challenges": a[12],
                   "challenges_won": a[13], "catches": a[14], "tracked": "tracked", "rounds": "len(turns_per_round)"}
-        fields["winner"] = f"-1 if {a[1]} == NONE else {a[1]}"
         lines = [f"row[{i}] = {fields[f]}" for i, f in enumerate(ROW_FIELDS)]
         base = len(ROW_FIELDS)
         lines.append("for q in range(N):")
@@ -319,6 +317,3 @@ class Lowering(NameAnalysis):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and (
                     node.id.startswith("n_") or node.id in ("NONE", "NativeStop", "np", "N")):
                 raise NotNative(f"a local named like the native helpers: `{node.id}`")
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id.isupper() \
-                    and node.id not in ("N", "NONE") and node.id in self.tables:
-                self.globals_used.add(node.id)

@@ -12,6 +12,8 @@ from .tables import NotNative
 class NameAnalysis:
     def analyse(self, fn):
         """Which locals are arrays, grids, tuple keys, and which may hold None."""
+        self._has_none: dict = {}
+        self.containers = self.none_containers(fn)
         assigns = []
         for node in ast.walk(fn):
             if isinstance(node, ast.Assign):
@@ -86,7 +88,9 @@ class NameAnalysis:
             if isinstance(v, (list, tuple)):
                 return any(walk(x) for x in v)
             return False
-        return name in self.tables and walk(self.tables[name])
+        if name not in self._has_none:
+            self._has_none[name] = name in self.tables and walk(self.tables[name])
+        return self._has_none[name]
 
     def may_be_none(self, e, element: bool = False) -> bool:
         """Whether the expression (or, with `element`, an element of it) may be None."""
@@ -96,14 +100,14 @@ class NameAnalysis:
             return not element
         if isinstance(e, ast.Name):
             if element:
-                return self.table_has_none(e.id) or e.id in {"VC", "colors"} and self._any_none_table()
+                return self.table_has_none(e.id) or e.id in self.containers
             return e.id in self.maybe_none
         if isinstance(e, ast.Subscript):
             base = e.value
             while isinstance(base, ast.Subscript):
                 base = base.value
             if isinstance(base, ast.Name):
-                return self.table_has_none(base.id) or base.id in self.maybe_none_containers()
+                return self.table_has_none(base.id) or base.id in self.containers
             return False
         if isinstance(e, ast.IfExp):
             return self.may_be_none(e.body, element) or self.may_be_none(e.orelse, element)
@@ -115,36 +119,25 @@ class NameAnalysis:
             return any(self.may_be_none(v) for v in e.elts)
         return False
 
-    def _any_none_table(self) -> bool:
-        return any(self.table_has_none(t) for t in ("VCOLOR", "VCOLOR_CALL"))
-
-    def maybe_none_containers(self) -> set:
-        """Locals bound to a None-holding table or its rows (`colors = VC[c]`, `NO, VC, VK = ...`)."""
-        if not hasattr(self, "_containers"):
-            found = set()
-            changed = True
-            fn = self.functions()["play_quiet"]
-            while changed:
-                changed = False
-                for node in ast.walk(fn):
-                    if not isinstance(node, ast.Assign):
-                        continue
-                    for t in node.targets:
-                        for name, v in self._pairs(t, node.value):
-                            if name in found or v is None:
-                                continue
-                            base = v
-                            while isinstance(base, ast.Subscript):
-                                base = base.value
-                            if isinstance(base, ast.Name) and (self.table_has_none(base.id) or base.id in found) \
-                                    and not isinstance(v, ast.Subscript) or (
-                                    isinstance(v, ast.Subscript) and isinstance(base, ast.Name)
-                                    and (self.table_has_none(base.id) or base.id in found)
-                                    and self._depth(v) < self._table_depth(base.id, found)):
-                                found.add(name)
-                                changed = True
-            self._containers = found
-        return self._containers
+    def none_containers(self, fn) -> set:
+        """Locals bound to a None-holding table or a row of one (`NO, VC, VK = NOPT, VCOLOR, VCALL`,
+        `colors = VC[c]`), to a fixpoint: an entry read from them may be None."""
+        found: set = set()
+        pairs = [p for node in ast.walk(fn) if isinstance(node, ast.Assign)
+                 for t in node.targets for p in self._pairs(t, node.value) if p[1] is not None]
+        changed = True
+        while changed:
+            changed = False
+            for name, v in pairs:
+                base = v
+                while isinstance(base, ast.Subscript):
+                    base = base.value
+                if name not in found and isinstance(base, ast.Name) \
+                        and (self.table_has_none(base.id) or base.id in found) \
+                        and self._depth(v) < self._table_depth(base.id):
+                    found.add(name)
+                    changed = True
+        return found
 
     @staticmethod
     def _depth(v) -> int:
@@ -153,7 +146,8 @@ class NameAnalysis:
             d, v = d + 1, v.value
         return d
 
-    def _table_depth(self, name, found) -> int:
+    def _table_depth(self, name) -> int:
+        """How many indexes reach an entry of the table (a local holding one: taken as 2)."""
         value = self.tables.get(name)
         d = 0
         while isinstance(value, (list, tuple)) and value:

@@ -132,14 +132,14 @@ class NativeProgram:
                 ("Failed in", "During", "File ", "    ", "<source"))]
             raise NotNative(f"code numba does not compile ({said[0] if said else type(e).__name__})") from None
 
-    def compiled(self) -> bool:
-        """Whether the machine code is loaded (compiled now, or read from numba's cache)."""
-        return bool(self.module.play_batch.signatures)
-
     def play_rows(self, seeds):
         """The rows and rounds of the games of these seeds: (out[games, ROW + 2N], rounds[*, 2],
         starts[games]) where game g's rounds are rounds[starts[g]:starts[g] + out[g, 12]]. A game
         that raises inside compiled code (a rule error, a stall) is played by the reference."""
+        return self._play(seeds)[:3]
+
+    def _play(self, seeds):
+        """play_rows, and the errors of the games the reference played ({game: error})."""
         np = self.np
         n, players = len(seeds), self.game.players
         seeds = np.asarray(seeds, dtype=np.int64)
@@ -147,6 +147,7 @@ class NativeProgram:
         starts = np.zeros(n, np.int64)
         rounds = np.zeros((max(16, n * ROUNDS_PER_GAME), 2), np.int64)
         now = np.zeros(1, np.int64)
+        errors = {}
         done, at = 0, 0
         while done < n:
             try:
@@ -156,6 +157,8 @@ class NativeProgram:
                 g = done + int(now[0])
                 self.replayed += 1
                 record = self.reference.play(int(seeds[g]), self.reference.agents)
+                if record.error is not None:
+                    errors[g] = str(record.error)
                 row, turns = row_of(record, players)
                 if at + len(turns) > rounds.shape[0]:
                     rounds = np.concatenate([rounds, np.zeros((len(turns) + rounds.shape[0], 2), np.int64)])
@@ -168,7 +171,7 @@ class NativeProgram:
                 continue
             if done < n:                        # the rounds buffer is full: grow it, go on
                 rounds = np.concatenate([rounds, np.zeros_like(rounds)])
-        return out, rounds, starts
+        return out, rounds, starts, errors
 
     def play(self, seed: int, names, log: bool = False):
         """One game as a GameRecord (the Python reference plays it: the very game native code plays)."""
@@ -177,50 +180,46 @@ class NativeProgram:
     def summarise(self, summary, seeds, names: list[str]):
         """Add the games of these seeds to a stats.Summary, as Summary.add_game would one by one."""
         np = self.np
-        out, rounds, starts = self.play_rows(seeds)
+        out, rounds, starts, errors = self._play(seeds)
         players = self.game.players
         n = len(seeds)
         outcome, winner, nrounds = out[:, 0], out[:, 1], out[:, 12]
         scores, seats = out[:, ROW:ROW + players], out[:, ROW + players:ROW + 2 * players]
         summary.games += n
-        for code, count in zip(*np.unique(outcome, return_counts=True)):
-            summary.outcomes[OUTCOMES[code]] += int(count)
+        summary.outcomes.update({OUTCOMES[code]: count for code, count in _counts(outcome).items()})
         for name in names:
             summary.seats_by_agent[name] += n
         won = (outcome == 0) & (winner >= 0)
         w = winner[won]
-        for seat, count in zip(*np.unique(w, return_counts=True)):
-            summary.wins_by_seat[int(seat)] += int(count)
+        summary.wins_by_seat.update(_counts(w))
         original = seats[won, w] if len(w) else w
-        for p, count in zip(*np.unique(original, return_counts=True)):
-            summary.wins_by_agent[names[int(p)]] += int(count)
+        for p, count in _counts(original).items():          # seats of one agent add up
+            summary.wins_by_agent[names[p]] += count
         index = np.repeat(starts, nrounds) + (np.arange(int(nrounds.sum())) - np.repeat(np.cumsum(nrounds) - nrounds,
                                                                                         nrounds))
-        for column, hist in ((0, summary.round_turns), (1, summary.round_drawn)):
-            for v, count in zip(*np.unique(rounds[index, column], return_counts=True)):
-                hist[int(v)] += int(count)
-        for v, count in zip(*np.unique(nrounds, return_counts=True)):
-            summary.game_rounds[int(v)] += int(count)
+        summary.round_turns.update(_counts(rounds[index, 0]))
+        summary.round_drawn.update(_counts(rounds[index, 1]))
+        summary.game_rounds.update(_counts(nrounds))
         scored = (out[:, 2] > 1) | scores.any(axis=1)
-        spread = scores.max(axis=1) - scores.min(axis=1)
-        for v, count in zip(*np.unique(spread[scored], return_counts=True)):
-            summary.score_spread[int(v)] += int(count)
-        win_scores = scores[scored & won, winner[scored & won]] if (scored & won).any() else []
-        for v, count in zip(*np.unique(win_scores, return_counts=True)):
-            summary.winning_score[int(v)] += int(count)
+        summary.score_spread.update(_counts((scores.max(axis=1) - scores.min(axis=1))[scored]))
+        if (scored & won).any():
+            summary.winning_score.update(_counts(scores[scored & won, winner[scored & won]]))
         summary.rounds += int(nrounds.sum())
         summary.decisions += int(out[:, 6].sum())
         for k, column in (("drawn", 3), ("plays", 4), ("reshuffles", 5), ("challenges", 8), ("challenges_won", 9),
                           ("catches", 10)):
             summary.counts[k] += int(out[:, column].sum())
         tracked = out[:, 11]
-        summary.tracked_players += int(sum(bin(int(m)).count("1") for m in tracked[tracked != 0]))
+        summary.tracked_players += int(sum(((tracked >> q) & 1).sum() for q in range(players)))
         if won.any():
             hit = (tracked[won] >> original) & 1
             summary.tracked_wins += int(hit.sum())
-        errors = Counter()
-        for g in np.flatnonzero(outcome == 2):
-            record = self.reference.play(int(seeds[g]), names)
-            errors[str(record.error)] += 1
-        summary.errors.update(errors)
+        summary.errors.update(Counter(errors.values()))     # the reference played those games in _play
         return summary
+
+
+def _counts(values) -> dict:
+    """A histogram of an int array, as {value: count} of Python ints (what a Counter is updated with)."""
+    import numpy as np
+    found, counts = np.unique(values, return_counts=True)
+    return {int(v): int(c) for v, c in zip(found, counts)}

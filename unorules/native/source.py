@@ -24,8 +24,7 @@ def module_source(program, players: int) -> str:
     ns = program.namespace
     if ns["NFACES"] > 64:
         raise NotNative(f"masks of more than 64 faces (this deck has {ns['NFACES']}; a mask is one machine word)")
-    low = Lowering(program.source, ns, players)
-    fns, _ = low.lower()
+    fns = Lowering(program.source, ns).lower()
     fns = as_stacks(fns, len(ns["DECK"]))
     stores, loads = set(), set()
     for f in fns:

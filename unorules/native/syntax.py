@@ -61,3 +61,20 @@ class Rename(ast.NodeTransformer):
         if node.id == self.old and self.new:
             return ast.Name(id=self.new, ctx=node.ctx)
         return node
+
+
+def empty_ints():
+    """`[0][:0]`: an empty list numba types as a list of ints."""
+    return ast.Subscript(value=ast.List(elts=[const_(0)], ctx=ast.Load()),
+                         slice=ast.Slice(lower=None, upper=const_(0), step=None), ctx=ast.Load())
+
+
+def lex_beats(left: list, right: list, op) -> ast.expr:
+    """Whether the locals `left` beat `right` in order, as tuples compare with `op` (ast.Gt, ast.Lt):
+    l0 op r0 or (l0 == r0 and (l1 op r1 or ...))."""
+    beats = ast.Compare(left=name_(left[-1]), ops=[op()], comparators=[name_(right[-1])])
+    for a, b in zip(reversed(left[:-1]), reversed(right[:-1])):
+        eq = ast.Compare(left=name_(a), ops=[ast.Eq()], comparators=[name_(b)])
+        ahead = ast.Compare(left=name_(a), ops=[op()], comparators=[name_(b)])
+        beats = ast.BoolOp(op=ast.Or(), values=[ahead, ast.BoolOp(op=ast.And(), values=[eq, beats])])
+    return beats
