@@ -22,6 +22,8 @@ What the lowering changes (every other construct is kept as written, and numba c
     try: ... except (a stall, an error) -> the body alone: the game that raises is played again by
                                          the Python reference, which ends it as stalled or in error
     return RESULT(...)                -> the game's row of ints and its rounds, written to arrays
+    turns/drawn_per_round.append(...) -> the round's row of the batch's `rounds` array, as it ends
+    x = [a, b]; for t in x: ...       -> x_0_ = a; x_1_ = b; t = x_0_; ...; t = x_1_; ... (unrolled)
     tracked.add(q)                    -> a mask of seats
     the helpers (HELD, FACES_IN, HAND_POINTS, CHANCE_PICK, BOUNDED, SEAT, MODULO) -> numba functions
 
@@ -45,6 +47,34 @@ ROW_FIELDS = ("outcome", "winner", "round_no", "drawn", "plays", "reshuffles", "
               "challenges", "challenges_won", "catches", "tracked", "rounds")
 
 
+ROUND_LISTS = {"turns_per_round": "rounds_n_", "drawn_per_round": "rounds_drawn_"}
+
+
+def _breaks(stmts) -> bool:
+    """Whether a `break` or `continue` of this loop (not of a loop inside it) is among the statements."""
+    for st in stmts:
+        if isinstance(st, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(st, (ast.For, ast.While)):
+            continue
+        for field in ("body", "orelse", "handlers", "finalbody"):
+            inner = getattr(st, field, None)
+            if isinstance(inner, list) and _breaks([x for x in inner if isinstance(x, ast.stmt)] +
+                                                   [b for h in inner if isinstance(h, ast.ExceptHandler)
+                                                    for b in h.body]):
+                return True
+    return False
+
+
+class _SumOfDrawn(ast.NodeTransformer):
+    """sum(drawn_per_round) -> the running total of the rounds written so far."""
+    def visit_Call(self, node):
+        if isinstance(node.func, ast.Name) and node.func.id == "sum" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id == "drawn_per_round":
+            return _name("rounds_drawn_")
+        return self.generic_visit(node)
+
+
 class Lowering(NameAnalysis):
     """One generated program's play_quiet as native source. `tables`: the namespace the Python
     program is loaded with (generated.tables), read for what each global name holds."""
@@ -62,6 +92,8 @@ class Lowering(NameAnalysis):
         self._checked: set[str] = set()        # tables found fit to be constants
         self.pair_lists: set[str] = set()      # lists whose appends are tuples
         self.empty_lists: set[str] = set()     # lists only ever empty (a rule that gives no one points)
+        self.round_rows = False                # the round lists written straight to `rounds` (rounds_in_place)
+        self.literal_lists: dict[str, int] = {}  # lists looped over once, unrolled (lists_looped_once)
 
     # ---- the whole function ------------------------------------------------------------------
     def functions(self) -> dict[str, ast.FunctionDef]:
@@ -90,6 +122,8 @@ class Lowering(NameAnalysis):
         self.pair_lists = {n.func.value.id for n in ast.walk(play) if isinstance(n, ast.Call)
                            and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
                            and isinstance(n.func.value, ast.Name) and n.args and isinstance(n.args[0], ast.Tuple)}
+        self.round_rows = self.rounds_in_place(play)
+        self.literal_lists = self.lists_looped_once(play)
         out = []
         for name in ("shuffle", "reshuffle"):
             if name in fns:
@@ -132,6 +166,9 @@ class Lowering(NameAnalysis):
             return [ast.Return(value=expr.visit(s.value) if s.value is not None else None)]
         if isinstance(s, ast.Expr):
             v = s.value
+            if self.round_rows and isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \
+                    and isinstance(v.func.value, ast.Name) and v.func.value.id in ROUND_LISTS:
+                return self.round_row(v.func.value.id, v.args[0])
             if (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "add"
                     and isinstance(v.func.value, ast.Name) and v.func.value.id == "tracked"):
                 arg = expr.visit(v.args[0])
@@ -159,6 +196,13 @@ class Lowering(NameAnalysis):
                 raise NotNative("a loop with an else")
             if isinstance(s.iter, ast.Name) and s.iter.id in self.empty_lists:
                 return []                            # over a list that is only ever empty: no round
+            if isinstance(s.iter, ast.Name) and s.iter.id in self.literal_lists:
+                out = []                             # over a list literal: its body once per element
+                for i in range(self.literal_lists[s.iter.id]):
+                    out += self.assign(ast.Assign(targets=[s.target], value=_name(f"{s.iter.id}_{i}_")),
+                                       ExprLowering(self, []), [])
+                    out += self.block(s.body)
+                return out
             it = expr.visit(s.iter)
             target = expr.visit(s.target)
             return pre + [ast.For(target=target, iter=it, body=self.block(s.body), orelse=[])]
@@ -169,6 +213,12 @@ class Lowering(NameAnalysis):
         raise NotNative(f"a `{type(s).__name__}` statement")
 
     def assign(self, s, expr, pre) -> list:
+        if self.round_rows and isinstance(s.targets[0], ast.Name) and s.targets[0].id in ROUND_LISTS:
+            return parse_stmts(f"{ROUND_LISTS[s.targets[0].id]} = 0")
+        if isinstance(s.targets[0], ast.Name) and s.targets[0].id in self.literal_lists:
+            name = s.targets[0].id               # each element, evaluated here, into a local of its own
+            return pre + [ast.Assign(targets=[_name(f"{name}_{i}_", ast.Store())], value=expr.visit(e))
+                          for i, e in enumerate(s.value.elts)]
         if len(s.targets) > 1:                       # a = b = value: one value, bound twice
             tmp = f"t{next(self.fresh)}_"
             out = self.assign(ast.Assign(targets=[_name(tmp, ast.Store())], value=s.value), expr, pre)
@@ -236,6 +286,74 @@ class Lowering(NameAnalysis):
             return parse_stmts("raise NativeStop()")
         raise NotNative("an exception the lowering does not know")
 
+    def rounds_in_place(self, play) -> bool:
+        """Whether the game's round lists (turns_per_round, drawn_per_round) are only made empty,
+        appended to, summed in the append and handed to RESULT: then each round is written to the
+        batch's `rounds` array as it ends, with no list to make per game."""
+        parents = {id(c): n for n in ast.walk(play) for c in ast.iter_child_nodes(n)}
+        if self.assigned & set(ROUND_LISTS.values()):
+            return False
+        for node in ast.walk(play):
+            if not (isinstance(node, ast.Name) and node.id in ROUND_LISTS):
+                continue
+            up = parents.get(id(node))
+            if isinstance(node.ctx, ast.Store):
+                ok = isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.value, ast.List) \
+                    and not up.value.elts
+            elif isinstance(up, ast.Attribute):
+                call = parents.get(id(up))
+                ok = up.attr == "append" and isinstance(call, ast.Call) and len(call.args) == 1 \
+                    and isinstance(parents.get(id(call)), ast.Expr)
+            elif isinstance(up, ast.Call) and isinstance(up.func, ast.Name):
+                ok = up.func.id == "RESULT" or (up.func.id == "sum" and node.id == "drawn_per_round")
+            else:
+                ok = False
+            if not ok:
+                return False
+        return True
+
+    def lists_looped_once(self, play) -> dict[str, int]:
+        """Lists bound once, to a literal, and read only by one `for` whose body neither breaks nor
+        continues it (`gained = [(winner, points)]` then `for q, g in gained:`): name -> length.
+        Their loop is unrolled over locals, with no list made on every round."""
+        binds: dict = {}
+        for node in ast.walk(play):
+            for t in (node.targets if isinstance(node, ast.Assign) else
+                      [node.target] if isinstance(node, (ast.AugAssign, ast.For, ast.comprehension)) else []):
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                        binds.setdefault(n.id, []).append(node)
+        loops = [n for n in ast.walk(play) if isinstance(n, ast.For) and isinstance(n.iter, ast.Name)]
+        reads: dict = {}
+        for n in ast.walk(play):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                reads[n.id] = reads.get(n.id, 0) + 1
+        found = {}
+        for name, nodes in binds.items():
+            if len(nodes) != 1 or not isinstance(nodes[0], ast.Assign) or len(nodes[0].targets) != 1 \
+                    or not isinstance(nodes[0].targets[0], ast.Name) or not isinstance(nodes[0].value, ast.List) \
+                    or not nodes[0].value.elts or reads.get(name) != 1 or f"{name}_0_" in self.assigned:
+                continue
+            loop = [f for f in loops if f.iter.id == name]
+            if len(loop) == 1 and not loop[0].orelse and not _breaks(loop[0].body):
+                found[name] = len(nodes[0].value.elts)
+        return found
+
+    def round_row(self, name, value) -> list:
+        """turns_per_round.append(t); drawn_per_round.append(d - sum(drawn_per_round)) -> the round's
+        row of `rounds` (a full buffer returns -1: the driver grows it and plays the game again)."""
+        pre: list = []
+        expr = ExprLowering(self, pre)
+        if name == "turns_per_round":
+            return pre + parse_stmts("if rounds_n_ >= rounds.shape[0]:\n    return -1") + [
+                ast.Assign(targets=[ast.Subscript(value=_name("rounds"), slice=ast.Tuple(
+                    elts=[_name("rounds_n_"), _const(0)], ctx=ast.Load()), ctx=ast.Store())],
+                    value=expr.visit(value))]
+        value = _SumOfDrawn().visit(copy.deepcopy(value))
+        return pre + [ast.Assign(targets=[ast.Subscript(value=_name("rounds"), slice=ast.Tuple(
+            elts=[_name("rounds_n_"), _const(1)], ctx=ast.Load()), ctx=ast.Store())], value=expr.visit(value))] + \
+            parse_stmts("rounds_drawn_ += rounds[rounds_n_, 1]\nrounds_n_ += 1")
+
     def result(self, call) -> list:
         """RESULT(outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, drawn,
         plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked,
@@ -246,12 +364,16 @@ class Lowering(NameAnalysis):
         winner = f"-1 if {a[1]} == NONE else {a[1]}"
         fields = {"outcome": a[0], "winner": winner, "round_no": a[3], "drawn": a[7], "plays": a[8],
                   "reshuffles": a[9], "decisions": a[10], "turn_decisions": a[11], "challenges": a[12],
-                  "challenges_won": a[13], "catches": a[14], "tracked": "tracked", "rounds": "len(turns_per_round)"}
+                  "challenges_won": a[13], "catches": a[14], "tracked": "tracked",
+                  "rounds": "rounds_n_" if self.round_rows else "len(turns_per_round)"}
         lines = [f"row[{i}] = {fields[f]}" for i, f in enumerate(ROW_FIELDS)]
         base = len(ROW_FIELDS)
         lines.append("for q in range(N):")
         lines.append(f"    row[{base} + q] = scores[q]")
         lines.append(f"    row[{base} + N + q] = {'seats[q]' if len(a) == 18 else 'q'}")
+        if self.round_rows:
+            lines.append("return rounds_n_")
+            return parse_stmts("\n".join(lines))
         lines.append("if len(turns_per_round) > rounds.shape[0]:")
         lines.append("    return -1")
         lines.append("for r in range(len(turns_per_round)):")

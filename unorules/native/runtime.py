@@ -63,6 +63,13 @@ def n_rng(seed):
 
 
 @njit(**JIT)
+def n_reseed(s, seed):
+    """n_rng(seed) in a word made once per batch (scratch.py)."""
+    s[0] = np.uint64(seed)
+    return s
+
+
+@njit(**JIT)
 def n_rand(s):
     """The stream's next float in [0, 1) (rng.SplitMix.random)."""
     x = s[0] + _GOLDEN
@@ -174,29 +181,40 @@ def n_stack_of(cards, capacity):
 
 
 @njit(**JIT)
-def n_at(s, i):
-    """The cell of item i (Python's index: from the top when negative), or IndexError."""
+def n_stack_load(s, cards):
+    """s[:] = cards, in a stack made once per batch (scratch.py)."""
+    n = len(cards)
+    if n + 1 > len(s):
+        raise IndexError()
+    s[0] = n
+    s[1:n + 1] = cards
+
+
+@njit(**JIT)
+def n_cell(n, i):
+    """The cell of item i of a stack of n items (Python's index: from the top when negative), or
+    IndexError. It is handed the length, not the stack: see stacks.py."""
     if i < 0:
-        i += s[0]
-    if i < 0 or i >= s[0]:
+        i += n
+    if i < 0 or i >= n:
         raise IndexError()
     return i + 1
 
 
 @njit(**JIT)
-def n_top(s):
-    if s[0] == 0:
+def n_pushed(n, cells):
+    """A push's new length (and its cell), or IndexError when the stack's cells are full."""
+    if n + 1 >= cells:
         raise IndexError()
-    return s[s[0]]
+    return n + 1
 
 
 @njit(**JIT)
-def n_stack_push(s, x):
-    n = s[0] + 1
-    if n >= len(s):
+def n_popped(n):
+    """A pop's new length, or IndexError on an empty stack."""
+    if n == 0:
         raise IndexError()
-    s[n] = x
-    s[0] = n
+    return n - 1
 
 
 @njit(**JIT)

@@ -7,12 +7,14 @@ from __future__ import annotations
 import ast
 
 from .lower import ROW_FIELDS, Lowering
+from .scratch import batch_arrays
 from .stacks import as_stacks
 from .tables import NotNative, emit, seat_tables
 
-RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_rng", "n_popcount", "n_bitlen", "n_truthy", "n_full", "n_full2",
-           "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new", "n_stack_of", "n_at",
-           "n_top", "n_stack_push", "n_stack_pop", "n_stack_prepend", "n_stack_set1", "n_stack_under_top")
+RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
+           "n_full", "n_full2", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
+           "n_stack_of", "n_stack_load", "n_cell", "n_pushed", "n_popped", "n_stack_pop", "n_stack_prepend",
+           "n_stack_set1", "n_stack_under_top")
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
             "Exception", "np"}
 MADE_HERE = {"n_hand_points", "n_seat", "shuffle", "reshuffle", "play_game", "COLOR_VALUES", "CYCLE", "CYCLE_END"}
@@ -26,12 +28,15 @@ def module_source(program, players: int) -> str:
         raise NotNative(f"masks of more than 64 faces (this deck has {ns['NFACES']}; a mask is one machine word)")
     fns = Lowering(program.source, ns).lower()
     fns = as_stacks(fns, len(ns["DECK"]))
+    fns[-1], scratch = batch_arrays(fns[-1])              # play_game's arrays, made once per batch
     stores, loads = set(), set()
     for f in fns:
         stores |= {a.arg for a in f.args.args}
         for node in ast.walk(f):
             if isinstance(node, ast.Name):
                 (stores if isinstance(node.ctx, ast.Store) else loads).add(node.id)
+    for _, made in scratch:                                # the shapes play_batch allocates with
+        loads |= {n.id for n in ast.walk(ast.parse(made)) if isinstance(n, ast.Name)} - {"np"}
     wanted = sorted(loads - stores - set(RUNTIME) - BUILTINS - (MADE_HERE - {"COLOR_VALUES", "CYCLE", "CYCLE_END"}))
     seats = seat_tables(ns["OTHERS"], players)
     points = ns["POINTS"]
@@ -62,9 +67,13 @@ def module_source(program, players: int) -> str:
               '    """Games seeds[0..]: each one\'s row into out, its rounds into rounds from `at` on.',
               '    Returns how many were played (fewer when the rounds buffer is full) and the next `at`;',
               '    now[0] is the game being played, should one raise (an error, a stall)."""',
-              "    for g in range(seeds.shape[0]):",
+              "    ag = AG.copy()"]
+    lines += [f"    {name} = {allocation}" for name, allocation in scratch]      # once per batch
+    args = ", ".join(["seeds[g]", "ag", "out[g]", "rounds[at:]"] + [name for name, _ in scratch])
+    lines += ["    for g in range(seeds.shape[0]):",
               "        now[0] = g",
-              "        n = play_game(seeds[g], AG.copy(), out[g], rounds[at:])",
+              "        ag[:] = AG",
+              f"        n = play_game({args})",
               "        if n < 0:",
               "            return g, at",
               "        starts[g] = at",

@@ -1,0 +1,150 @@
+"""The native lowering's passes that take numba's bookkeeping out of the hot path (scratch.py,
+stacks.py, the round lists and the unrolled list loops of lower.py). They are syntax-tree passes and
+need no numba: these tests run everywhere. That the lowered code still plays its reference's very
+games is held by tests/test_native.py and bench/native_check.py."""
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from unorules.native.scratch import batch_arrays
+from unorules.native.stacks import as_stacks
+
+
+def _fn(src: str) -> ast.FunctionDef:
+    return ast.parse(textwrap.dedent(src)).body[0]
+
+
+def test_an_array_no_other_name_sees_is_made_once_per_batch_and_filled_in_place():
+    fn, made = batch_arrays(_fn("""
+        def play_game(seed, AG, row, rounds):
+            hm = n_full(N, 0)
+            pile = n_stack_of(DECK, 108)
+            for r in range(3):
+                hm = n_full(N, 0)
+                hm[r] += len(pile)
+            row[0] = hm[0] + n_hand_points(hm)
+    """))
+    text = ast.unparse(fn)
+    assert dict(made) == {"S_hm": "np.zeros(N, np.int64)", "S_pile": "np.zeros(108 + 1, np.int64)"}
+    assert "n_full" not in text and "n_stack_of" not in text
+    assert text.count("hm = S_hm\n") == 2 and text.count("hm[:] = 0") == 2     # at each place it was made
+    assert "n_stack_load(pile, DECK)" in text
+    assert [a.arg for a in fn.args.args][-2:] == ["S_hm", "S_pile"]
+
+
+def test_an_array_another_name_may_see_keeps_its_own_allocation():
+    """`old = hm` then a new `hm`: filled in place, `old` would see the new zeros."""
+    fn, made = batch_arrays(_fn("""
+        def play_game(seed, AG, row, rounds):
+            hm = n_full(N, 0)
+            old = hm
+            hm = n_full(N, 0)
+            pair = (hm, 1)
+            sizes = n_full(count, 0)
+            row[0] = old[0]
+    """))
+    assert made == []
+    assert ast.unparse(fn).count("n_full(") == 3
+
+
+def test_rows_of_a_grid_only_indexed_become_row_numbers_and_others_stay_views():
+    fn, made = batch_arrays(_fn("""
+        def play_game(seed, AG, row, rounds):
+            hc = n_full2((N, NFACES), 0)
+            hand = hc[p]
+            hand[c] -= 1
+            if not hand[c]:
+                row[0] = 1
+            for h in hc:
+                h[:] = 0
+            given = hc[q]
+            row[1] = n_hand_points(given)
+    """))
+    text = ast.unparse(fn)
+    assert "hand = p" in text and "hc[hand, c] -= 1" in text and "if not hc[hand, c]" in text
+    assert "for h in range(hc.shape[0])" in text and "hc[h, :] = 0" in text
+    assert "given = hc[q]" in text                  # handed to a function: a view, as before
+
+
+def test_the_game_s_one_random_stream_is_reseeded_not_made():
+    fn, made = batch_arrays(_fn("""
+        def play_game(seed, AG, row, rounds):
+            t1_ = n_rng(seed)
+            rnd = t1_
+            row[0] = int(n_rand(rnd) * 4)
+    """))
+    assert ("S_rng", "np.zeros(1, np.uint64)") in made
+    assert "t1_ = n_reseed(S_rng, seed)" in ast.unparse(fn)
+    fn, made = batch_arrays(_fn("""
+        def play_game(seed, AG, row, rounds):
+            for g in range(2):
+                t1_ = n_rng(seed + g)
+    """))
+    assert made == []                               # made in a loop: each its own stream
+
+
+def test_stack_helpers_on_the_hot_path_are_handed_lengths_not_arrays():
+    """A call that may raise and is handed an array costs numba two atomic reference counts."""
+    (fn,) = as_stacks([_fn("""
+        def play_game(seed, AG, row, rounds):
+            pile = list(DECK)
+            discard = [0][:0]
+            c = pile[jx]
+            pile[jx] = pile[-1]
+            pile.pop()
+            discard.append(c)
+            row[0] = discard[-1]
+    """)], 108)
+    text = ast.unparse(fn)
+    assert "c = pile[n_cell(pile[0], jx)]" in text
+    assert "pile[n_cell(pile[0], jx)] = pile[n_cell(pile[0], -1)]" in text
+    assert "pile[0] = n_popped(pile[0])" in text
+    assert "discard[n_pushed(discard[0], len(discard))] = c\n    discard[0] += 1" in text
+    calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and n.func.id in ("n_cell", "n_popped", "n_pushed")]
+    assert calls and all(not (isinstance(a, ast.Name) and a.id in ("pile", "discard")) for c in calls for a in c.args)
+
+
+def _lowered(rulebook: str):
+    from unorules.codegen.generated import Program
+    from unorules.native.rng import SplitMix
+    from unorules.native.source import module_source
+    from unorules.runs.simulation import RunSpec, make_game
+    spec = RunSpec(rulebook, players=4, seed=1, agents=("random",), rounds="single")
+    program = Program(make_game(spec), ("random",) * 4, "counted", rng=SplitMix)
+    tree = ast.parse(module_source(program, 4))
+    return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+
+
+def test_rlcard_s_native_game_makes_no_array_or_list_of_its_own():
+    """Every array of rlcard's game is made once per batch: no allocator, no list, no row view in
+    play_game; the rounds go straight to the batch's array and the one-element `gained` list is
+    unrolled."""
+    fns = _lowered("rlcard")
+    game = fns["play_game"]
+    text = ast.unparse(game)
+    calls = {n.func.id for n in ast.walk(game) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert not calls & {"n_full", "n_full2", "n_stack_of", "n_stack_new", "n_rng"}
+    assert not [n for n in ast.walk(game) if isinstance(n, (ast.List, ast.ListComp))]
+    assert "turns_per_round" not in text and "rounds[rounds_n_, 0] = turns" in text
+    assert "gained" not in text.replace("gained_0_", "")
+    batch = ast.unparse(fns["play_batch"])
+    assert "S_hc = np.zeros((N, NFACES), np.int64)" in batch
+
+
+def test_a_list_loop_that_breaks_is_not_unrolled():
+    from unorules.native.lower import _breaks
+    loop = _fn("""
+        def f():
+            for q, g in gained:
+                if g:
+                    break
+    """).body[0]
+    assert _breaks(loop.body)
+    inner = _fn("""
+        def f():
+            for q, g in gained:
+                for x in other:
+                    break
+    """).body[0]
+    assert not _breaks(inner.body)

@@ -1,0 +1,209 @@
+"""Two passes over the lowered `play_game` that take numba's bookkeeping out of a game's hot path
+(perf on rlcard: allocations, and reference counts of array views, were the largest costs once the
+piles were stacks):
+
+- **Arrays made once per batch.** A local array made by an allocator (`n_full`, `n_full2`,
+  `n_stack_of`, `n_stack_new`) with a shape of numbers and module constants becomes a parameter of
+  `play_game`, allocated by `play_batch` once, and filled in place where the game made it: the
+  same values, no malloc and free per game and per round. Only for a name that never escapes: its
+  every read indexes it, loops over it, hands it to a function or copies it (never `y = x`, never
+  an element of a tuple or a list), so filling it in place cannot change what another name sees.
+- **Rows as indexes.** A local bound only to rows of such a grid (`hand = hc[p]`, `for h in hc`)
+  and only ever indexed becomes the row's number (`hand = p`, and `hand[f]` reads `hc[hand, f]`):
+  a row of a numba array is a view with a reference count, taken on every turn. The grid is filled
+  in place, never made anew, so the row's number and its view always name the same cells.
+- **The game's random stream** (`n_rng(seed)`, made once at the top of the game) is the batch's one
+  word, seeded again for each game.
+
+A name that does not qualify keeps its code: as right, only slower."""
+from __future__ import annotations
+
+import ast
+
+ALLOCATORS = ("n_full", "n_full2", "n_stack_of", "n_stack_new")
+
+
+def _name(id_, ctx=None):
+    return ast.Name(id=id_, ctx=ctx or ast.Load())
+
+
+def _constant_shape(e) -> bool:
+    """Numbers and module constants (upper-case names the generator makes) only."""
+    return all(isinstance(n, (ast.Constant, ast.Tuple, ast.Load, ast.BinOp, ast.Add, ast.Mult, ast.Sub))
+               or (isinstance(n, ast.Name) and n.id.isupper())
+               for n in ast.walk(e)) and all(type(n.value) is int for n in ast.walk(e) if isinstance(n, ast.Constant))
+
+
+def _allocation(value):
+    """(allocator, the batch's allocation source, the in-place fill's maker) of an allocator call
+    with a constant shape, else None."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ALLOCATORS):
+        return None
+    fn, args = value.func.id, value.args
+    if fn in ("n_full", "n_full2") and len(args) == 2 and _constant_shape(args[0]):
+        return fn, f"np.zeros({ast.unparse(args[0])}, np.int64)", \
+            lambda x: [ast.Assign(targets=[ast.Subscript(value=_name(x), slice=ast.Slice(), ctx=ast.Store())],
+                                  value=args[1])]
+    if fn == "n_stack_of" and len(args) == 2 and _constant_shape(args[1]):
+        return fn, f"np.zeros({ast.unparse(args[1])} + 1, np.int64)", \
+            lambda x: [ast.Expr(value=ast.Call(func=_name("n_stack_load"), args=[_name(x), args[0]], keywords=[]))]
+    if fn == "n_stack_new" and len(args) == 1 and _constant_shape(args[0]):
+        return fn, f"np.zeros({ast.unparse(args[0])} + 1, np.int64)", \
+            lambda x: [ast.Assign(targets=[ast.Subscript(value=_name(x), slice=ast.Constant(0), ctx=ast.Store())],
+                                  value=ast.Constant(0))]
+    return None
+
+
+def _parents(fn) -> dict:
+    return {id(child): node for node in ast.walk(fn) for child in ast.iter_child_nodes(node)}
+
+
+def _contained(name, fn, parents) -> bool:
+    """Whether every read of `name` indexes it, loops over it, hands it to a named function, tests
+    membership in it, or calls a method of it (`.copy()`)."""
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+            continue
+        up = parents.get(id(node))
+        if isinstance(up, ast.Subscript) and up.value is node:
+            continue
+        if isinstance(up, ast.For) and up.iter is node:
+            continue
+        if isinstance(up, ast.Call) and isinstance(up.func, ast.Name) and node in up.args:
+            continue
+        if isinstance(up, ast.Compare) and node in up.comparators and all(
+                isinstance(o, (ast.In, ast.NotIn)) for o in up.ops):
+            continue
+        if isinstance(up, ast.Attribute) and up.value is node and up.attr == "copy":
+            continue
+        return False
+    return True
+
+
+def _bindings(fn) -> dict:
+    """name -> the nodes that bind it: (`Assign`, value) or (`For`, iter) or (`other`, None)."""
+    out: dict = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    out.setdefault(t.id, []).append(("assign", node.value))
+                else:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                            out.setdefault(n.id, []).append(("other", None))
+        elif isinstance(node, ast.For):
+            if isinstance(node.target, ast.Name):
+                out.setdefault(node.target.id, []).append(("for", node.iter))
+            else:
+                for n in ast.walk(node.target):
+                    if isinstance(n, ast.Name):
+                        out.setdefault(n.id, []).append(("other", None))
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+            out.setdefault(node.target.id, []).append(("other", None))
+        elif isinstance(node, ast.comprehension):
+            for n in ast.walk(node.target):
+                if isinstance(n, ast.Name):
+                    out.setdefault(n.id, []).append(("other", None))
+    return out
+
+
+class _Fill(ast.NodeTransformer):
+    def __init__(self, made: dict):
+        self.made = made
+
+    def _block(self, stmts):
+        out = []
+        for st in stmts:
+            new = self.visit(st)
+            out.extend(new if isinstance(new, list) else [new])
+        return out
+
+    def generic_visit(self, node):
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(node, field, None), list):
+                setattr(node, field, self._block(getattr(node, field)))
+        return node
+
+    def visit_Assign(self, node):
+        t = node.targets[0]
+        if len(node.targets) == 1 and isinstance(t, ast.Name) and t.id in self.made:
+            fill = _allocation(node.value)[2]
+            return [ast.Assign(targets=[_name(t.id, ast.Store())], value=_name(f"S_{t.id}"))] + fill(t.id)
+        return node
+
+
+class _Rows(ast.NodeTransformer):
+    def __init__(self, rows: dict):
+        self.rows = rows                        # row name -> grid name
+
+    def visit_Assign(self, node):
+        t = node.targets[0]
+        if len(node.targets) == 1 and isinstance(t, ast.Name) and t.id in self.rows:
+            return ast.Assign(targets=node.targets, value=self.visit(node.value.slice))
+        return self.generic_visit(node)
+
+    def visit_For(self, node):
+        if isinstance(node.target, ast.Name) and node.target.id in self.rows:
+            grid = self.rows[node.target.id]
+            shape = ast.Subscript(value=ast.Attribute(value=_name(grid), attr="shape", ctx=ast.Load()),
+                                  slice=ast.Constant(0), ctx=ast.Load())
+            node.iter = ast.Call(func=_name("range"), args=[shape], keywords=[])
+        return self.generic_visit(node)
+
+    def visit_Subscript(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id in self.rows:
+            index = ast.Tuple(elts=[_name(node.value.id), self.visit(node.slice)], ctx=ast.Load())
+            return ast.Subscript(value=_name(self.rows[node.value.id]), slice=index, ctx=node.ctx)
+        return self.generic_visit(node)
+
+
+def batch_arrays(fn: ast.FunctionDef) -> tuple[ast.FunctionDef, list[tuple[str, str]]]:
+    """play_game with its per-game arrays as parameters filled in place, and its rows of those as
+    indexes; and [(parameter, how play_batch allocates it)]."""
+    params = {a.arg for a in fn.args.args}
+    parents = _parents(fn)
+    bindings = _bindings(fn)
+    made: dict[str, tuple] = {}
+    for name, binds in bindings.items():
+        if name in params or not binds or any(kind != "assign" for kind, _ in binds):
+            continue
+        found = [_allocation(v) for _, v in binds]
+        if any(f is None for f in found) or len({(f[0], f[1]) for f in found}) != 1:
+            continue
+        if _contained(name, fn, parents):
+            made[name] = found[0]
+    grids = {name for name, f in made.items() if f[0] == "n_full2"}
+    rows: dict[str, str] = {}
+    for name, binds in bindings.items():
+        if name in params or name in made or not binds:
+            continue
+        of = set()
+        for kind, v in binds:
+            if kind == "assign" and isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) \
+                    and not isinstance(v.slice, (ast.Tuple, ast.Slice)):
+                of.add(v.value.id)
+            elif kind == "for" and isinstance(v, ast.Name):
+                of.add(v.id)
+            else:
+                of.add(None)
+        if len(of) != 1 or not of <= grids:
+            continue
+        reads = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if all(isinstance(parents.get(id(n)), ast.Subscript) and parents[id(n)].value is n
+               and not isinstance(parents[id(n)].slice, ast.Tuple) for n in reads):
+            rows[name] = of.pop()
+    extra = []
+    seeded = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and n.func.id == "n_rng"]
+    top_level = [n for st in fn.body if isinstance(st, ast.Assign) for n in ast.walk(st.value)]
+    if len(seeded) == 1 and any(n is seeded[0] for n in top_level):     # the game's one stream
+        seeded[0].func.id = "n_reseed"
+        seeded[0].args.insert(0, _name("S_rng"))
+        extra.append(("S_rng", "np.zeros(1, np.uint64)"))
+    if not made and not extra:
+        return fn, []
+    fn = _Fill(made).visit(fn)
+    fn = _Rows(rows).visit(fn)
+    fn.args.args += [ast.arg(arg=f"S_{name}") for name in made] + [ast.arg(arg=name) for name, _ in extra]
+    return ast.fix_missing_locations(fn), [(f"S_{name}", made[name][1]) for name in made] + extra
