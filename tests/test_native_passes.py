@@ -48,7 +48,7 @@ def test_an_array_another_name_may_see_keeps_its_own_allocation():
     assert ast.unparse(fn).count("n_full(") == 3
 
 
-def test_rows_of_a_grid_only_indexed_become_row_numbers_and_others_stay_views():
+def test_rows_of_a_grid_only_indexed_become_row_numbers():
     fn, made = batch_arrays(_fn("""
         def play_game(seed, AG, row, rounds):
             hc = n_full2((N, NFACES), 0)
@@ -58,13 +58,28 @@ def test_rows_of_a_grid_only_indexed_become_row_numbers_and_others_stay_views():
                 row[0] = 1
             for h in hc:
                 h[:] = 0
+            row[1] = n_hand_points(hc[q])
+    """))
+    text = ast.unparse(fn)
+    assert ("S_hc", "np.zeros((N, NFACES), np.int64)") in made
+    assert "hand = p" in text and "hc[hand, c] -= 1" in text and "if not hc[hand, c]" in text
+    assert "for h in range(hc.shape[0])" in text and "hc[h, :] = 0" in text
+
+
+def test_a_grid_whose_row_a_name_holds_as_a_view_stays_made_per_game():
+    """`given = hc[q]` handed on: filled in place, the grid would change under `given`."""
+    fn, made = batch_arrays(_fn("""
+        def play_game(seed, AG, row, rounds):
+            hc = n_full2((N, NFACES), 0)
+            hand = hc[p]
+            hand[c] -= 1
             given = hc[q]
+            hc = n_full2((N, NFACES), 0)
             row[1] = n_hand_points(given)
     """))
     text = ast.unparse(fn)
-    assert "hand = p" in text and "hc[hand, c] -= 1" in text and "if not hc[hand, c]" in text
-    assert "for h in range(hc.shape[0])" in text and "hc[h, :] = 0" in text
-    assert "given = hc[q]" in text                  # handed to a function: a view, as before
+    assert made == [] and text.count("n_full2(") == 2
+    assert "hand = hc[p]" in text and "given = hc[q]" in text
 
 
 def test_the_game_s_one_random_stream_is_reseeded_not_made():

@@ -11,7 +11,9 @@ piles were stacks):
 - **Rows as indexes.** A local bound only to rows of such a grid (`hand = hc[p]`, `for h in hc`)
   and only ever indexed becomes the row's number (`hand = p`, and `hand[f]` reads `hc[hand, f]`):
   a row of a numba array is a view with a reference count, taken on every turn. The grid is filled
-  in place, never made anew, so the row's number and its view always name the same cells.
+  in place, never made anew, so the row's number and its view always name the same cells. A grid
+  one of whose rows a name holds as a view (a row handed on, not only indexed) keeps being made per
+  game: filled in place, it would change under that name.
 - **The game's random stream** (`n_rng(seed)`, made once at the top of the game) is the batch's one
   word, seeded again for each game.
 
@@ -158,6 +160,32 @@ class _Rows(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
+def _row_of(kind, v):
+    """The grid a binding takes a row of (`x = G[e]`, `for x in G`), else None."""
+    if kind == "assign" and isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) \
+            and not isinstance(v.slice, (ast.Tuple, ast.Slice)):
+        return v.value.id
+    if kind == "for" and isinstance(v, ast.Name):
+        return v.id
+    return None
+
+
+def _rows(fn, bindings, parents, params, made, grids) -> dict[str, str]:
+    """Names bound only to rows of one of these grids and only ever indexed: name -> grid."""
+    rows: dict[str, str] = {}
+    for name, binds in bindings.items():
+        if name in params or name in made or not binds:
+            continue
+        of = {_row_of(kind, v) for kind, v in binds}
+        if len(of) != 1 or not of <= grids:
+            continue
+        reads = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if all(isinstance(parents.get(id(n)), ast.Subscript) and parents[id(n)].value is n
+               and not isinstance(parents[id(n)].slice, ast.Tuple) for n in reads):
+            rows[name] = of.pop()
+    return rows
+
+
 def batch_arrays(fn: ast.FunctionDef) -> tuple[ast.FunctionDef, list[tuple[str, str]]]:
     """play_game with its per-game arrays as parameters filled in place, and its rows of those as
     indexes; and [(parameter, how play_batch allocates it)]."""
@@ -173,26 +201,15 @@ def batch_arrays(fn: ast.FunctionDef) -> tuple[ast.FunctionDef, list[tuple[str, 
             continue
         if _contained(name, fn, parents):
             made[name] = found[0]
-    grids = {name for name, f in made.items() if f[0] == "n_full2"}
-    rows: dict[str, str] = {}
-    for name, binds in bindings.items():
-        if name in params or name in made or not binds:
-            continue
-        of = set()
-        for kind, v in binds:
-            if kind == "assign" and isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) \
-                    and not isinstance(v.slice, (ast.Tuple, ast.Slice)):
-                of.add(v.value.id)
-            elif kind == "for" and isinstance(v, ast.Name):
-                of.add(v.id)
-            else:
-                of.add(None)
-        if len(of) != 1 or not of <= grids:
-            continue
-        reads = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        if all(isinstance(parents.get(id(n)), ast.Subscript) and parents[id(n)].value is n
-               and not isinstance(parents[id(n)].slice, ast.Tuple) for n in reads):
-            rows[name] = of.pop()
+    while True:                          # a grid whose row is held by a name stays made per game
+        grids = {name for name, f in made.items() if f[0] == "n_full2"}
+        rows = _rows(fn, bindings, parents, params, made, grids)
+        held = {g for name, binds in bindings.items() for kind, v in binds if name not in rows
+                for g in grids if _row_of(kind, v) == g}
+        if not held:
+            break
+        for g in held:
+            del made[g]
     extra = []
     seeded = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
               and n.func.id == "n_rng"]
