@@ -163,3 +163,14 @@ def test_a_list_loop_that_breaks_is_not_unrolled():
                     break
     """).body[0]
     assert not _breaks(inner.body)
+
+
+def test_the_seeds_of_a_native_batch_are_the_seeds_of_its_games():
+    """Native runs take a chunk's seeds as one array: the very seeds game_seed gives each game,
+    for large, negative and zero run seeds and indexes past 2**32."""
+    import pytest
+    pytest.importorskip("numpy")
+    from unorules.runs.simulation import game_seed, game_seeds
+    for run_seed in (0, 1, 7, -3, 2 ** 40 + 5, -(2 ** 62)):
+        for start, stop in ((0, 50), (10 ** 6, 10 ** 6 + 20), (2 ** 33, 2 ** 33 + 5)):
+            assert game_seeds(run_seed, start, stop).tolist() == [game_seed(run_seed, i) for i in range(start, stop)]
