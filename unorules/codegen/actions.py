@@ -196,11 +196,8 @@ class RuleActions:
         elif k == "pass_hands":
             d = {"clockwise": "1", "counterclockwise": "-1"}.get(a.get("direction"), "direction")
             src(f"d = {d}")
-            for held in self.held_lists():
-                src(f"new = list({held})")
-                with src.block("for q in range(N):"):
-                    src(f"new[(q + d) % N] = {held}[q]")
-                src(f"{held} = new")
+            for held in self.held_lists():      # in place: seat q's hand goes to seat q + d
+                src(f"{held}[:] = [{held}[(q - d) % N] for q in range(N)]")
             if self.decl:
                 src("exposed = []")
             src("if log is not None: EV_PASS_HANDS(log, round_no, d)")

@@ -24,6 +24,7 @@ What the lowering changes (every other construct is kept as written, and numba c
     return RESULT(...)                -> the game's row of ints and its rounds, written to arrays
     turns/drawn_per_round.append(...) -> the round's row of the batch's `rounds` array, as it ends
     x = [a, b]; for t in x: ...       -> x_0_ = a; x_1_ = b; t = x_0_; ...; t = x_1_; ... (unrolled)
+    a[:] = [a[f(q)] for q in range(n)] -> t = a.copy(); a[q] = t[f(q)] for each q (in place)
     tracked.add(q)                    -> a mask of seats
     the helpers (HELD, FACES_IN, HAND_POINTS, CHANCE_PICK, BOUNDED, SEAT, MODULO) -> numba functions
 
@@ -242,6 +243,11 @@ class Lowering(NameAnalysis):
             for t, tmp in zip(target.elts, tmps):
                 out.append(ast.Assign(targets=[expr.visit(t)], value=_name(tmp)))
             return out
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                and target.value.id in self.arrays | self.grids and isinstance(target.slice, ast.Slice) \
+                and target.slice.lower is None and target.slice.upper is None and target.slice.step is None \
+                and isinstance(value, ast.ListComp) and len(value.generators) == 1:
+            return pre + self.permute(target.value.id, value, expr)
         if isinstance(target, ast.Name) and target.id in self.grids and is_grid(value):
             shape = ast.Tuple(elts=[expr.visit(value.generators[0].iter.args[-1]), expr.visit(value.elt.right)],
                               ctx=ast.Load())
@@ -251,6 +257,25 @@ class Lowering(NameAnalysis):
         lowered = expr.visit(value)
         expr.pairs = False
         return pre + [ast.Assign(targets=[expr.visit(target)], value=lowered)]
+
+    def permute(self, name, comp, expr) -> list:
+        """a[:] = [a[f(q)] for q in range(n)] (hands passed round the table, in place) -> a copy
+        of a, then a[q] = copy[f(q)] for each q: an array's rows are copied, where Python's list
+        moves them; the values are the same."""
+        gen, elt = comp.generators[0], comp.elt
+        if gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name) or not (
+                isinstance(gen.iter, ast.Call) and isinstance(gen.iter.func, ast.Name) and gen.iter.func.id == "range"
+                and len(gen.iter.args) == 1) or not (isinstance(elt, ast.Subscript) and isinstance(elt.value, ast.Name)
+                                                     and elt.value.id == name
+                                                     and not isinstance(elt.slice, (ast.Slice, ast.Tuple))):
+            raise NotNative("a list assigned into an array")
+        was = f"t{next(self.fresh)}_"
+        q = gen.target.id
+        loop = ast.For(target=_name(q, ast.Store()), iter=expr.visit(gen.iter), orelse=[], body=[ast.Assign(
+            targets=[ast.Subscript(value=_name(name), slice=_name(q), ctx=ast.Store())],
+            value=ast.Subscript(value=_name(was), slice=expr.visit(elt.slice), ctx=ast.Load()))])
+        copy_ = ast.Call(func=ast.Attribute(value=_name(name), attr="copy", ctx=ast.Load()), args=[], keywords=[])
+        return [ast.Assign(targets=[_name(was, ast.Store())], value=copy_), loop]
 
     def assign_key(self, name, value, expr) -> list:
         n = self.keys[name]
