@@ -419,15 +419,15 @@ class RuleActions:
         attack when the next player is close to going out, keep wilds, call, shed points, play the
         color held most, name the color held most; the first of equals, as max() takes)."""
         src = self.src
-        if self.color_counts:                 # held: by color + 1
-            src("held = hk[p]")
-            count, named = "held[cc + 1]", "held[g + 1] - (cc == g)"
+        if self.color_counts:                 # by_color: the seat's cards by color + 1 (a row of hk)
+            src("by_color = hk[p]")
+            count, named = "by_color[cc + 1]", "by_color[g + 1] - (cc == g)"
         else:
-            src("held = {}")
+            src("by_color = {}")
             with src.block(f"for c in {self.hand('p') if self.counted else 'hand'}:"):
                 src("cc = CCOLOR[c]")
-                src("held[cc] = held.get(cc, 0) + 1")
-            count, named = "held.get(cc, 0)", "held.get(g, 0) - (cc == g)"
+                src("by_color[cc] = by_color.get(cc, 0) + 1")
+            count, named = "by_color.get(cc, 0)", "by_color.get(g, 0) - (cc == g)"
         src(f"urgent = {self.hand_len('(p + direction) % N')} <= 2")
         src("best = None")
         src("at = 0")
