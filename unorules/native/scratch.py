@@ -1,4 +1,4 @@
-"""Two passes over the lowered `play_game` that take numba's bookkeeping out of a game's hot path
+"""Passes over the lowered `play_game` that take numba's bookkeeping out of a game's hot path
 (perf on rlcard: allocations, and reference counts of array views, were the largest costs once the
 piles were stacks):
 
