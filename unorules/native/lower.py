@@ -40,8 +40,8 @@ import itertools
 
 from .expressions import ExprLowering
 from .names import NameAnalysis
-from .syntax import (assigned_names, call_ as _call, const_ as _const, is_grid, is_none, name_ as _name,
-                     parse_stmts, pure)
+from .syntax import (assigned_names, bindings, call_ as _call, const_ as _const, is_grid, is_none,
+                     name_ as _name, parents, parse_stmts, pure)
 from .tables import NotNative, emit
 
 ROW_FIELDS = ("outcome", "winner", "round_no", "drawn", "plays", "reshuffles", "decisions", "turn_decisions",
@@ -315,20 +315,20 @@ class Lowering(NameAnalysis):
         """Whether the game's round lists (turns_per_round, drawn_per_round) are only made empty,
         appended to, summed in the append and handed to RESULT: then each round is written to the
         batch's `rounds` array as it ends, with no list to make per game."""
-        parents = {id(c): n for n in ast.walk(play) for c in ast.iter_child_nodes(n)}
+        above = parents(play)
         if self.assigned & set(ROUND_LISTS.values()):
             return False
         for node in ast.walk(play):
             if not (isinstance(node, ast.Name) and node.id in ROUND_LISTS):
                 continue
-            up = parents.get(id(node))
+            up = above.get(id(node))
             if isinstance(node.ctx, ast.Store):
                 ok = isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.value, ast.List) \
                     and not up.value.elts
             elif isinstance(up, ast.Attribute):
-                call = parents.get(id(up))
+                call = above.get(id(up))
                 ok = up.attr == "append" and isinstance(call, ast.Call) and len(call.args) == 1 \
-                    and isinstance(parents.get(id(call)), ast.Expr)
+                    and isinstance(above.get(id(call)), ast.Expr)
             elif isinstance(up, ast.Call) and isinstance(up.func, ast.Name):
                 ok = up.func.id == "RESULT" or (up.func.id == "sum" and node.id == "drawn_per_round")
             else:
@@ -341,27 +341,19 @@ class Lowering(NameAnalysis):
         """Lists bound once, to a literal, and read only by one `for` whose body neither breaks nor
         continues it (`gained = [(winner, points)]` then `for q, g in gained:`): name -> length.
         Their loop is unrolled over locals, with no list made on every round."""
-        binds: dict = {}
-        for node in ast.walk(play):
-            for t in (node.targets if isinstance(node, ast.Assign) else
-                      [node.target] if isinstance(node, (ast.AugAssign, ast.For, ast.comprehension)) else []):
-                for n in ast.walk(t):
-                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                        binds.setdefault(n.id, []).append(node)
         loops = [n for n in ast.walk(play) if isinstance(n, ast.For) and isinstance(n.iter, ast.Name)]
         reads: dict = {}
         for n in ast.walk(play):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
                 reads[n.id] = reads.get(n.id, 0) + 1
         found = {}
-        for name, nodes in binds.items():
-            if len(nodes) != 1 or not isinstance(nodes[0], ast.Assign) or len(nodes[0].targets) != 1 \
-                    or not isinstance(nodes[0].targets[0], ast.Name) or not isinstance(nodes[0].value, ast.List) \
-                    or not nodes[0].value.elts or reads.get(name) != 1 or f"{name}_0_" in self.assigned:
+        for name, binds in bindings(play).items():
+            if len(binds) != 1 or binds[0][0] != "assign" or not isinstance(binds[0][1], ast.List) \
+                    or not binds[0][1].elts or reads.get(name) != 1 or f"{name}_0_" in self.assigned:
                 continue
             loop = [f for f in loops if f.iter.id == name]
             if len(loop) == 1 and not loop[0].orelse and not _breaks(loop[0].body):
-                found[name] = len(nodes[0].value.elts)
+                found[name] = len(binds[0][1].elts)
         return found
 
     def round_row(self, name, value) -> list:

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import ast
 
+from .syntax import bindings, name_ as _name, parents
+
 ALLOCATORS = ("n_full", "n_full2", "n_stack_of", "n_stack_new")
-
-
-def _name(id_, ctx=None):
-    return ast.Name(id=id_, ctx=ctx or ast.Load())
 
 
 def _constant_shape(e) -> bool:
@@ -56,17 +54,13 @@ def _allocation(value):
     return None
 
 
-def _parents(fn) -> dict:
-    return {id(child): node for node in ast.walk(fn) for child in ast.iter_child_nodes(node)}
-
-
-def _contained(name, fn, parents) -> bool:
+def _contained(name, fn, above) -> bool:
     """Whether every read of `name` indexes it, loops over it, hands it to a named function, tests
     membership in it, or calls a method of it (`.copy()`)."""
     for node in ast.walk(fn):
         if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
             continue
-        up = parents.get(id(node))
+        up = above.get(id(node))
         if isinstance(up, ast.Subscript) and up.value is node:
             continue
         if isinstance(up, ast.For) and up.iter is node:
@@ -82,50 +76,11 @@ def _contained(name, fn, parents) -> bool:
     return True
 
 
-def _bindings(fn) -> dict:
-    """name -> the nodes that bind it: (`Assign`, value) or (`For`, iter) or (`other`, None)."""
-    out: dict = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign):
-            for t in node.targets:
-                if isinstance(t, ast.Name):
-                    out.setdefault(t.id, []).append(("assign", node.value))
-                else:
-                    for n in ast.walk(t):
-                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                            out.setdefault(n.id, []).append(("other", None))
-        elif isinstance(node, ast.For):
-            if isinstance(node.target, ast.Name):
-                out.setdefault(node.target.id, []).append(("for", node.iter))
-            else:
-                for n in ast.walk(node.target):
-                    if isinstance(n, ast.Name):
-                        out.setdefault(n.id, []).append(("other", None))
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
-            out.setdefault(node.target.id, []).append(("other", None))
-        elif isinstance(node, ast.comprehension):
-            for n in ast.walk(node.target):
-                if isinstance(n, ast.Name):
-                    out.setdefault(n.id, []).append(("other", None))
-    return out
-
-
 class _Fill(ast.NodeTransformer):
+    """Each allocation of a made name -> the batch's array, filled in place (a list of statements,
+    which NodeTransformer splices into the block)."""
     def __init__(self, made: dict):
         self.made = made
-
-    def _block(self, stmts):
-        out = []
-        for st in stmts:
-            new = self.visit(st)
-            out.extend(new if isinstance(new, list) else [new])
-        return out
-
-    def generic_visit(self, node):
-        for field in ("body", "orelse", "finalbody"):
-            if isinstance(getattr(node, field, None), list):
-                setattr(node, field, self._block(getattr(node, field)))
-        return node
 
     def visit_Assign(self, node):
         t = node.targets[0]
@@ -170,18 +125,18 @@ def _row_of(kind, v):
     return None
 
 
-def _rows(fn, bindings, parents, params, made, grids) -> dict[str, str]:
+def _rows(fn, bound, above, params, made, grids) -> dict[str, str]:
     """Names bound only to rows of one of these grids and only ever indexed: name -> grid."""
     rows: dict[str, str] = {}
-    for name, binds in bindings.items():
+    for name, binds in bound.items():
         if name in params or name in made or not binds:
             continue
         of = {_row_of(kind, v) for kind, v in binds}
         if len(of) != 1 or not of <= grids:
             continue
         reads = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        if all(isinstance(parents.get(id(n)), ast.Subscript) and parents[id(n)].value is n
-               and not isinstance(parents[id(n)].slice, ast.Tuple) for n in reads):
+        if all(isinstance(above.get(id(n)), ast.Subscript) and above[id(n)].value is n
+               and not isinstance(above[id(n)].slice, ast.Tuple) for n in reads):
             rows[name] = of.pop()
     return rows
 
@@ -190,21 +145,21 @@ def batch_arrays(fn: ast.FunctionDef) -> tuple[ast.FunctionDef, list[tuple[str, 
     """play_game with its per-game arrays as parameters filled in place, and its rows of those as
     indexes; and [(parameter, how play_batch allocates it)]."""
     params = {a.arg for a in fn.args.args}
-    parents = _parents(fn)
-    bindings = _bindings(fn)
+    above = parents(fn)
+    bound = bindings(fn)
     made: dict[str, tuple] = {}
-    for name, binds in bindings.items():
+    for name, binds in bound.items():
         if name in params or not binds or any(kind != "assign" for kind, _ in binds):
             continue
         found = [_allocation(v) for _, v in binds]
         if any(f is None for f in found) or len({(f[0], f[1]) for f in found}) != 1:
             continue
-        if _contained(name, fn, parents):
+        if _contained(name, fn, above):
             made[name] = found[0]
     while True:                          # a grid whose row is held by a name stays made per game
         grids = {name for name, f in made.items() if f[0] == "n_full2"}
-        rows = _rows(fn, bindings, parents, params, made, grids)
-        held = {g for name, binds in bindings.items() for kind, v in binds if name not in rows
+        rows = _rows(fn, bound, above, params, made, grids)
+        held = {g for name, binds in bound.items() for kind, v in binds if name not in rows
                 for g in grids if _row_of(kind, v) == g}
         if not held:
             break

@@ -17,15 +17,9 @@ from __future__ import annotations
 import ast
 import copy
 
+from .syntax import call_ as _call, name_ as _name
+
 STACKS = ("pile", "discard")
-
-
-def _name(id_, ctx=None):
-    return ast.Name(id=id_, ctx=ctx or ast.Load())
-
-
-def _call(fn, *args):
-    return ast.Call(func=_name(fn), args=list(args), keywords=[])
 
 
 def _is(e, name) -> bool:

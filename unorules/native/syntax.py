@@ -24,6 +24,35 @@ def assigned_names(node) -> set:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
+def parents(fn) -> dict:
+    """id(node) -> the node it sits in."""
+    return {id(child): node for node in ast.walk(fn) for child in ast.iter_child_nodes(node)}
+
+
+def bindings(fn) -> dict:
+    """name -> how each place binds it: ("assign", value) for `name = value` (one target), ("for",
+    iterable) for `for name in iterable`, ("other", None) for the rest (a tuple or chained target,
+    an augmented assignment, a comprehension's variable)."""
+    out: dict = {}
+
+    def other(target):
+        for n in ast.walk(target):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                out.setdefault(n.id, []).append(("other", None))
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                out.setdefault(node.targets[0].id, []).append(("assign", node.value))
+            else:
+                for t in node.targets:
+                    other(t)
+        elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            out.setdefault(node.target.id, []).append(("for", node.iter))
+        elif isinstance(node, (ast.For, ast.AugAssign, ast.AnnAssign, ast.comprehension)):
+            other(node.target)
+    return out
+
+
 def pure(e) -> bool:
     for n in ast.walk(e):
         if isinstance(n, ast.Call):
