@@ -147,10 +147,7 @@ class TurnFlow:
             src(f"size = int({x.expr(hand, {'me': 'dealer', '@who': 'dealer'}) if hand else literal(7)})")
         src("k = N")
         src("dealt = max(0, min(size * k, len(pile)))")
-        if self.face_order and self.counted:
-            # card j goes to seat dealer + 1 + j % k, as `top[i::k]` deals it below: the same draws
-            # of the stream, the same hands, and no list of the dealt cards (native code, too, then
-            # has none to make on every round)
+        if self.counted:         # counted hands keep the face order: card j goes to seat dealer + 1 + j % k
             with src.block("for j in range(dealt):"):
                 self.take("c")
                 src("q = (dealer + 1 + j % k) % N")
@@ -158,16 +155,17 @@ class TurnFlow:
                 src("hm[q] |= BIT[c]")
                 src("hn[q] += 1")
                 self.count_color("q", "c", "+")
-        elif self.face_order:
-            src("top = []")
-            with src.block("for _ in range(dealt):"):
-                self.take("c")
-                src("top.append(c)")
-        else:
-            src("top = pile[len(pile) - dealt:][::-1]")
-            src("del pile[len(pile) - dealt:]")
-        if not (self.face_order and self.counted):
-            self.deal_top()
+        else:                    # the dealt cards, `top`, round the table: seat dealer + 1 + i gets top[i::k]
+            if self.face_order:
+                src("top = []")
+                with src.block("for _ in range(dealt):"):
+                    self.take("c")
+                    src("top.append(c)")
+            else:
+                src("top = pile[len(pile) - dealt:][::-1]")
+                src("del pile[len(pile) - dealt:]")
+            with src.block("for i in range(k):"):
+                src("hands[(dealer + 1 + i) % N] += top[i::k]")
         src(f"if log is not None: EV_DEAL(log, round_no, size, {self.all_hands()}, dealer)")
         self.triggers("round_start", {"me": "dealer", "@who": "dealer"})
         # the first card
@@ -273,24 +271,6 @@ class TurnFlow:
         with src.block("except TurnStalled:"):            # count_decision: a turn without end
             src("stalled = True")
         self.end_round(sc, single)
-
-    def deal_top(self):
-        """The dealt cards, `top`, round the table: seat dealer + 1 + i gets top[i::k]."""
-        src = self.src
-        with src.block("for i in range(k):"):
-            if self.counted:
-                src("q = (dealer + 1 + i) % N")
-                src("cq = hc[q]")
-                src("m = hm[q]")
-                src("dealt = top[i::k]")
-                with src.block("for f in dealt:"):
-                    src("cq[f] += 1")
-                    src("m |= BIT[f]")
-                    self.count_color("q", "f", "+")
-                src("hm[q] = m")
-                src("hn[q] += len(dealt)")
-            else:
-                src("hands[(dealer + 1 + i) % N] += top[i::k]")
 
     def pick_turn_action(self):
         """The seat's agent picks the index `i` of its turn's action: the plays (`total` of them),
