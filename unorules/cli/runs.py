@@ -90,8 +90,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
         writable(events, "--events")
     try:
         game = make_game(spec)            # load and check once in this process: errors surface here
-        if not events:                    # an events file is written by the Python reference: no native gain
-            spec = resolve_simulator(spec, game, max_games if precision else games)
+        spec = resolve_simulator(spec, game, max_games if precision else games, events=bool(events))
         program, why = simulator_for(game, spec)
     except RulebookError as e:
         fail_render(e)

@@ -8,7 +8,7 @@ import hashlib
 import pickle
 
 from unorules.errors import UnorulesError
-from .simulation import NATIVE_CHUNK, RunSpec, chunks, make_game, run_range, simulator_for
+from .simulation import RunSpec, chunks, make_game, run_range, simulator_for
 from .stats import Summary
 
 
@@ -70,8 +70,7 @@ def simulate_ray(spec: RunSpec, games: int, address: str | None = None, progress
         blob = pickle.dumps(game)
         ref = ray.put(blob)
         key = hashlib.sha256(blob).hexdigest()
-        most = NATIVE_CHUNK if spec.simulator == "native" else 250
-        pending = [play.remote(spec, key, ref, a, b) for a, b in chunks(games, max(1, cpus), start, most)]
+        pending = [play.remote(spec, key, ref, a, b) for a, b in chunks(games, max(1, cpus), start, spec.simulator)]
         total = Summary()
         while pending:
             done, pending = ray.wait(pending, num_returns=1)

@@ -129,7 +129,7 @@ SIMULATORS = ("auto", "native", "counted", "generated", "engine")
 # generated: generated code that plays the engine's games, event for event
 # engine: the agenda interpreter
 _PROGRAMS: dict = {}       # per process: (game, agents) -> the generated simulator, or why there is none
-# auto's break-even: a cold compile of native code (7-52 s) pays from about here (docs/performance.md)
+# auto's threshold: past a cold compile's break-even (9-63 s) for most rulebooks (docs/performance.md)
 NATIVE_FROM = 50_000
 NATIVE_CHUNK = 20_000      # native workers' chunks: a chunk's games cost microseconds each
 
@@ -154,13 +154,14 @@ def native_program(game: Game, spec: RunSpec):
     return program, why
 
 
-def resolve_simulator(spec: RunSpec, game: Game, games: int) -> RunSpec:
+def resolve_simulator(spec: RunSpec, game: Game, games: int, events: bool = False) -> RunSpec:
     """`auto` made `native` for a run of NATIVE_FROM games or more, where numba is installed and
-    native code covers the game; the spec unchanged otherwise. The parent process resolves it
-    (compiling the native code once, into the machine's cache) before any worker starts. Callers
-    leave a run that writes an events file unresolved: the Python reference writes those games."""
+    native code covers the game; the spec unchanged otherwise, and for a run that writes an events
+    file (`events`: the Python reference writes those games, so native code would buy nothing).
+    The parent process resolves it (compiling the native code once, into the machine's cache)
+    before any worker starts."""
     from dataclasses import replace
-    if spec.simulator != "auto" or games < NATIVE_FROM:
+    if spec.simulator != "auto" or games < NATIVE_FROM or events:
         return spec
     from unorules.native.program import available
     if available() is not None:
@@ -294,9 +295,11 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunks(games: int, workers: int, start: int = 0, most: int = 250) -> list[tuple[int, int]]:
+def chunks(games: int, workers: int, start: int = 0, simulator: str = "auto") -> list[tuple[int, int]]:
     """The runs of consecutive games (from game `start`) handed out to workers: small enough to
-    balance, large enough that a chunk's set-up is nothing beside its games (at most `most`)."""
+    balance, large enough that a chunk's set-up is nothing beside its games (at most 250, or
+    NATIVE_CHUNK for native code, whose games cost microseconds each)."""
+    most = NATIVE_CHUNK if simulator == "native" else 250
     size = max(1, min(most, games // (workers * 16)))
     return [(a, min(start + games, a + size)) for a in range(start, start + games, size)]
 
@@ -309,8 +312,8 @@ def simulate(spec: RunSpec, games: int, workers: int | None = None, events_path:
     otherwise the rulebook is loaded now (never a copy kept from an earlier call, whose files may
     have changed since)."""
     workers = default_workers() if workers is None else workers
-    if game is not None and events_path is None:
-        spec = resolve_simulator(spec, game, games)
+    if game is not None:
+        spec = resolve_simulator(spec, game, games, events=events_path is not None)
     if workers <= 1 or events_path is not None or games < 2 * workers:
         log_events = events_path is not None
         if game is None or game.log_events != log_events:
@@ -319,8 +322,7 @@ def simulate(spec: RunSpec, games: int, workers: int | None = None, events_path:
     import multiprocessing as mp
     if spec.simulator == "native":     # compiled here first, so the workers load it from the cache
         simulator_for(game if game is not None else cached_game(spec, False), spec)
-    most = NATIVE_CHUNK if spec.simulator == "native" else 250
-    jobs = [(spec, a, b) for a, b in chunks(games, workers, start, most)]
+    jobs = [(spec, a, b) for a, b in chunks(games, workers, start, spec.simulator)]
     total = Summary()
     ctx = mp.get_context("fork") if hasattr(__import__("os"), "fork") else mp.get_context()
     with ctx.Pool(workers) as pool:
