@@ -250,8 +250,8 @@ def test_a_branch_decided_when_the_code_is_written_is_written_as_the_branch_that
     mixed = Program(game, ("greedy", "random") * 2).source
     assert "if False:" not in one and "if True:" not in one
     assert "if False:" not in mixed
-    assert "COLOR_OPTS[int(arnd() * NCOLORS)]" not in one        # random's color, never chosen here
-    assert "COLOR_OPTS[int(arnd() * NCOLORS)]" in mixed and "held[m] > held[j]" in mixed
+    assert "SIDE_COLORS[int(arnd() * NCOLORS)]" not in one        # random's color, never chosen here
+    assert "SIDE_COLORS[int(arnd() * NCOLORS)]" in mixed and "held[m] > held[j]" in mixed
     compile(one, "<emitted>", "exec")
     spec = RunSpec("official", players=4, seed=3, agents=("greedy",), rounds="single")
     runs = {}

@@ -98,10 +98,10 @@ class RuleChoices:
             with src.block("for m in range(1, NCOLORS):"):
                 with src.block("if held[m] > held[j]:"):
                     src("j = m")
-            src("a = COLOR_OPTS[j]")
+            src("a = SIDE_COLORS[j]")
         with src.block("else:"):
-            src("a = COLOR_OPTS[int(arnd() * NCOLORS)]")
-        self.set_color("a.value")
+            src("a = SIDE_COLORS[int(arnd() * NCOLORS)]")
+        self.set_color("a")
 
     def choose_option(self, a, scope, p):
         """primitives.act_choose_option: one of the named options, held as its index in TEXTS (so

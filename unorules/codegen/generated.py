@@ -17,7 +17,7 @@ import traceback
 from unorules.engine.primitives import MAX_CHOICES
 from unorules.engine.table import MATCH_ANY, MATCH_RULE, MAX_DRAW
 from unorules.engine.types import NO_COLOR
-from unorules.engine.types import DRAW, KEEP, Action
+from unorules.engine.types import DRAW, KEEP
 from unorules.errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
 from .generator import generate, option_groups
 
@@ -225,7 +225,7 @@ def tables(game, program, counted: bool = False) -> dict:
         "HAS_PLAY": [bool(k.effects.get("play")) for k in r.kinds],
         "HAS_TURN_UP": [bool(k.effects.get("turn_up")) for k in r.kinds],
         "OTHERS": {1: others(1), -1: others(-1)},
-        "COLOR_OPTS": [Action("color", c) for c in r.side_colors[0]], "NCOLORS": len(r.side_colors[0]),
+        "NCOLORS": len(r.side_colors[0]),
         "SIDE_COLORS": r.side_colors[0], "NO_COLOR": NO_COLOR, "DRAW": DRAW, "KEEP": KEEP, "MAX_DRAW": MAX_DRAW,
         "RuleRuntimeError": RuleRuntimeError, "RULE_FAILURES": RULE_FAILURES, "RULE_FAILED": program.rule_failed,
         "BOUNDED": lambda value, what: bounded(value, program.texts[what]),

@@ -54,15 +54,11 @@ class ExprLowering(ast.NodeTransformer):
                 raise NotNative("a key tuple used as a value")
             if node.id in DROPPED:
                 raise NotNative(f"`{node.id}` in the quiet code")
-            if node.id == "COLOR_OPTS":
-                return _name("COLOR_VALUES")
-            if node.id in self.low.tables and node.id.isupper() and node.id not in ("N", "COLOR_OPTS", "OTHERS"):
+            if node.id in self.low.tables and node.id.isupper() and node.id not in ("N", "OTHERS"):
                 self.low.emittable(node.id)
         return node
 
     def visit_Attribute(self, node):
-        if node.attr == "value":                  # COLOR_OPTS[i].value
-            return self.visit(node.value)
         if node.attr == "random" and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
                 and node.value.func.id == "RANDOM":
             return _call("n_rng", self.visit(node.value.args[0]))

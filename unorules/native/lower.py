@@ -15,7 +15,6 @@ What the lowering changes (every other construct is kept as written, and numba c
     sum/any/next/min/max/tuple(g)     -> a loop before the statement (over fresh names)
     max(range(N), key=lambda q: (...)) -> a loop
     (p,) + OTHERS[d][p]               -> CYCLE[(d + 1) >> 1][p], a table of the seats in turn order
-    COLOR_OPTS[i].value               -> COLOR_VALUES[i]
     OUTCOME_NAMES[k], ERROR           -> their codes
     a key tuple compared with `>`     -> one local per component, compared in order
     raise ...                         -> raise NativeStop(), out of the compiled code

@@ -17,7 +17,7 @@ RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_rng", "n_reseed", "n_popcou
            "n_stack_set1", "n_stack_under_top")
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
             "Exception", "np"}
-MADE_HERE = {"n_hand_points", "n_seat", "shuffle", "reshuffle", "play_game", "COLOR_VALUES", "CYCLE", "CYCLE_END"}
+MADE_HERE = {"n_hand_points", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
 ROW = len(ROW_FIELDS)           # then the scores, then who sits at each seat
 
 
@@ -37,7 +37,7 @@ def module_source(program, players: int) -> str:
                 (stores if isinstance(node.ctx, ast.Store) else loads).add(node.id)
     for _, made in scratch:                                # the shapes play_batch allocates with
         loads |= {n.id for n in ast.walk(ast.parse(made)) if isinstance(n, ast.Name)} - {"np"}
-    wanted = sorted(loads - stores - set(RUNTIME) - BUILTINS - (MADE_HERE - {"COLOR_VALUES", "CYCLE", "CYCLE_END"}))
+    wanted = sorted(loads - stores - set(RUNTIME) - BUILTINS - (MADE_HERE - {"CYCLE", "CYCLE_END"}))
     seats = seat_tables(ns["OTHERS"], players)
     points = ns["POINTS"]
     if any(type(v) is not int for v in points):
@@ -46,8 +46,6 @@ def module_source(program, players: int) -> str:
     for name in wanted:
         if name in seats:
             consts[name] = seats[name]
-        elif name == "COLOR_VALUES":
-            consts[name] = [a.value for a in ns["COLOR_OPTS"]]
         elif name in ns and name.isupper():
             consts[name] = ns[name]
         else:
