@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from unorules.codegen.expressions import NotCovered                      # noqa: E402
-from unorules.native.program import NativeProgram, row_of                  # noqa: E402
+from unorules.native.program import NativeProgram                          # noqa: E402
 from unorules.native.tables import NotNative                               # noqa: E402
 from unorules.runs.simulation import RunSpec, game_seed, make_game, seat_agents  # noqa: E402
 
@@ -43,14 +43,8 @@ def check(spec: RunSpec, games: int) -> str:
     except (NotCovered, NotNative) as e:
         return f"not native: {e}"
     compiled = time.perf_counter() - t0
-    seeds = [game_seed(spec.seed, i) for i in range(games)]
-    out, rounds, starts = program.play_rows(seeds)
-    differ = 0
-    for g, s in enumerate(seeds):
-        row, turns = row_of(program.reference.play(s, names), spec.players)
-        got = ([int(x) for x in out[g]], [(int(a), int(b)) for a, b in rounds[starts[g]:starts[g] + out[g, 12]]])
-        differ += got != (row, [tuple(x) for x in turns])
-    return (f"compile {compiled:5.1f} s   differing games {differ} of {games}   "
+    out, wrong = program.differing([game_seed(spec.seed, i) for i in range(games)])
+    return (f"compile {compiled:5.1f} s   differing games {len(wrong)} of {games}   "
             f"played by the reference {program.replayed} (errors and stalls: {int((out[:, 0] != 0).sum())})")
 
 

@@ -41,7 +41,7 @@ def test_splitmix_gives_the_published_sequence():
 numba = pytest.importorskip("numba") if not REQUIRED else __import__("numba")
 
 from unorules.codegen.generated import Program  # noqa: E402
-from unorules.native.program import NativeProgram, row_of  # noqa: E402
+from unorules.native.program import NativeProgram  # noqa: E402
 from unorules.native.tables import NotNative  # noqa: E402
 from unorules.runs.simulation import RunSpec, make_game, run_range, seat_agents, simulate  # noqa: E402
 
@@ -63,14 +63,8 @@ def same_games(program: NativeProgram, games: int, seed: int = 0):
     """Native rows against the reference's records, game for game; returns the rows."""
     from unorules.runs.simulation import game_seed
     seeds = [game_seed(seed, i) for i in range(games)]
-    out, rounds, starts = program.play_rows(seeds)
-    names = list(program.agents)
-    for g, s in enumerate(seeds):
-        record = program.reference.play(s, names)
-        want = row_of(record, program.game.players)
-        got = ([int(x) for x in out[g]],
-               [(int(a), int(b)) for a, b in rounds[starts[g]:starts[g] + out[g, 12]]])
-        assert got == (want[0], [tuple(x) for x in want[1]]), (g, s, record.outcome, record.error)
+    out, wrong = program.differing(seeds)
+    assert not wrong, [(g, seeds[g], record.outcome, record.error) for g, record in wrong]
     return out
 
 
@@ -91,7 +85,7 @@ def test_native_code_plays_its_references_games(source, with_, agents, rounds):
     spec = RunSpec(source, with_=with_, players=4, agents=agents, rounds=rounds)
     program = native_of(spec)
     out = same_games(program, 150)
-    assert program.replayed == (out[:, 0] != 0).sum() or program.replayed <= (out[:, 0] != 0).sum()
+    assert program.replayed <= (out[:, 0] != 0).sum()   # only games that end in an error or a stall
     assert (out[:, 0] == 0).sum() >= 100         # most games end in a win, played in compiled code
 
 

@@ -173,6 +173,19 @@ class NativeProgram:
                 rounds = np.concatenate([rounds, np.zeros_like(rounds)])
         return out, rounds, starts, errors
 
+    def differing(self, seeds) -> tuple:
+        """Native rows against the reference's records, game for game: (the rows, [(game, its
+        record)] for each game whose row or rounds differ: none, when all is well)."""
+        out, rounds, starts = self.play_rows(seeds)
+        wrong = []
+        for g, s in enumerate(seeds):
+            record = self.reference.play(int(s), list(self.agents))
+            row, turns = row_of(record, self.game.players)
+            got = ([int(x) for x in out[g]], [(int(a), int(b)) for a, b in rounds[starts[g]:starts[g] + out[g, 12]]])
+            if got != (row, [tuple(x) for x in turns]):
+                wrong.append((g, record))
+        return out, wrong
+
     def play(self, seed: int, names, log: bool = False):
         """One game as a GameRecord (the Python reference plays it: the very game native code plays)."""
         return self.reference.play(seed, names, log=log)
