@@ -111,14 +111,8 @@ class Lowering(NameAnalysis):
         grown = {n.func.value.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                  and isinstance(n.func.value, ast.Name) and n.func.attr in ("append", "insert", "extend")}
         grown |= {n.target.id for n in nodes if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
-        values: dict = {}
-        for n in ast.walk(play):
-            if isinstance(n, ast.Assign):
-                for t in n.targets:
-                    if isinstance(t, ast.Name):
-                        values.setdefault(t.id, []).append(n.value)
-        self.empty_lists = {name for name, vs in values.items() if name not in grown
-                            and all(isinstance(v, ast.List) and not v.elts for v in vs)}
+        self.empty_lists = {name for name, binds in bindings(play).items() if name not in grown
+                            and all(kind == "assign" and isinstance(v, ast.List) and not v.elts for kind, v in binds)}
         self.pair_lists = {n.func.value.id for n in ast.walk(play) if isinstance(n, ast.Call)
                            and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
                            and isinstance(n.func.value, ast.Name) and n.args and isinstance(n.args[0], ast.Tuple)}
