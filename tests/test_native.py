@@ -132,11 +132,30 @@ def test_a_rule_error_in_native_code_is_named_as_the_reference_names_it(tmp_path
     assert errors and all(e.startswith(f"{path}:6:") and "must be a player, not nobody" in e for e in errors)
 
 
-def test_a_deck_of_more_than_64_faces_is_refused_with_its_reason():
-    with pytest.raises(NotNative, match="more than 64 faces"):
-        native_of(RunSpec("hot_death", players=4, agents=("random",), rounds="single"))
-    code, out, err = run_cli("simulate", "hot_death", "-n", "10", "--simulator", "native")
-    assert code == 2 and "cannot run as native code" in err and "64 faces" in err
+def colors_rulebook(folder: Path, colors: int) -> str:
+    """rlcard's rules with more colors: 13 faces a color and 2 wilds (6 colors: 80 faces)."""
+    names = "red green blue yellow purple orange pink brown white black grey teal".split()[:colors]
+    path = folder / f"colors{colors}.uno"
+    path.write_text(f"rulebook colors{colors}\nextends rlcard\ncolors {' '.join(names)}\n", encoding="utf-8")
+    return str(path)
+
+
+def test_a_deck_of_more_than_64_faces_plays_its_references_games(tmp_path):
+    """80 faces: every mask in two machine words (wide.py), the very games of the reference
+    (bench/native_check.py plays hot_death's 66 faces and showdown's 75 the same way)."""
+    spec = RunSpec(colors_rulebook(tmp_path, 6), players=4, agents=("greedy",), rounds="single")
+    program = native_of(spec)
+    assert program.reference.namespace["NFACES"] == 80 and "n_wneg(" in program.source
+    out = same_games(program, 150)
+    assert (out[:, 0] == 0).sum() >= 100
+
+
+def test_a_deck_of_more_than_128_faces_is_refused_with_its_reason(tmp_path):
+    path = colors_rulebook(tmp_path, 10)                              # 132 faces
+    with pytest.raises(NotNative, match="more than 128 faces"):
+        native_of(RunSpec(path, players=4, agents=("random",), rounds="single"))
+    code, out, err = run_cli("simulate", path, "-n", "10", "--simulator", "native")
+    assert code == 2 and "cannot run as native code" in err and "this deck has 132" in err
 
 
 def test_a_cache_folder_that_cannot_be_written_is_a_reason_not_a_traceback(tmp_path, monkeypatch):
@@ -185,14 +204,14 @@ def test_the_cli_runs_native_and_says_so():
     assert "simulator: native code (numba)" in out and ": 300 games" in out and "outcomes: win 300" in out
 
 
-def test_auto_chooses_native_only_for_long_runs(monkeypatch):
+def test_auto_chooses_native_only_for_long_runs(monkeypatch, tmp_path):
     from unorules.runs import simulation
     spec = RunSpec("rlcard", players=4, agents=("random",), rounds="single")
     game = make_game(spec)
     assert simulation.resolve_simulator(spec, game, simulation.NATIVE_FROM - 1).simulator == "auto"
     assert simulation.resolve_simulator(spec, game, simulation.NATIVE_FROM).simulator == "native"
-    hot = RunSpec("hot_death", players=4, agents=("random",), rounds="single")
-    assert simulation.resolve_simulator(hot, make_game(hot), 10 ** 6).simulator == "auto"    # not covered
+    wide = RunSpec(colors_rulebook(tmp_path, 10), players=4, agents=("random",), rounds="single")
+    assert simulation.resolve_simulator(wide, make_game(wide), 10 ** 6).simulator == "auto"    # not covered
     monkeypatch.setattr(simulation, "NATIVE_FROM", 200)
     code, out, _ = run_cli("simulate", "rlcard", "-n", "300", "--agents", "random")
     assert code == 0 and "simulator: native code" in out

@@ -174,3 +174,91 @@ def test_the_seeds_of_a_native_batch_are_the_seeds_of_its_games():
     for run_seed in (0, 1, 7, -3, 2 ** 40 + 5, -(2 ** 62)):
         for start, stop in ((0, 50), (10 ** 6, 10 ** 6 + 20), (2 ** 33, 2 ** 33 + 5)):
             assert game_seeds(run_seed, start, stop).tolist() == [game_seed(run_seed, i) for i in range(start, stop)]
+
+
+# ---- masks of more than 64 faces, in two words (wide.py) ---------------------------------------
+WIDE_TABLES = {"BIT": [1 << f for f in range(80)], "ALL": (1 << 80) - 1, "SMALL": [1, 2, 4]}
+
+
+def _widened(src: str) -> str:
+    from unorules.native.wide import widen_masks
+    return ast.unparse(widen_masks(_fn(src), WIDE_TABLES, 80))
+
+
+def test_a_mask_of_more_than_64_faces_is_two_words_in_every_operation():
+    text = _widened("""
+        def play_game(seed, AG, row, rounds):
+            hm = n_full(N, 0)
+            hm[n_seat(seed)] |= BIT[70]
+            hm[seed % N] |= BIT[1]
+            m = hm[0] & ALL
+            low = m & -m
+            c = n_bitlen(low) - 1
+            k = n_popcount(m ^ SMALL[1])
+            while m:
+                m ^= low
+            legal = BIT[c] if c > 3 else 0
+            none_left = (m & ALL) == 0
+            row[0] = c + k
+    """)
+    assert "hm = n_full2((N, 2), 0)" in text                     # the array: a last dimension of 2
+    assert "wide_index1_ = n_seat(seed)" in text                 # a call evaluated once for both words
+    assert "hm[wide_index1_, 0] = wide_cell2_[0]" in text and "hm[wide_index1_, 1] = wide_cell2_[1]" in text
+    assert "n_wor((hm[seed % N, 0], hm[seed % N, 1]), (BIT[1, 0], BIT[1, 1]))" in text
+    assert "m = n_wand((hm[0, 0], hm[0, 1]), ALL)" in text        # a scalar table is a pair constant
+    assert "low = n_wand(m, n_wneg(m))" in text and "c = n_wbitlen(low) - 1" in text
+    assert "k = n_wpopcount(n_wxor(m, n_wof(SMALL[1])))" in text   # a one-word table widened with its sign
+    assert "while n_wnz(m):" in text and "m = n_wxor(m, low)" in text
+    assert "legal = (BIT[c, 0], BIT[c, 1]) if c > 3 else (0, 0)" in text
+    assert "none_left = not n_wnz(n_wand(m, ALL))" in text
+    assert "row[0] = c + k" in text
+
+
+def test_a_deck_of_64_faces_or_fewer_keeps_one_word():
+    from unorules.native.wide import widen_masks
+    src = "def play_game(seed):\n    m = BIT[3] & -BIT[3]\n"
+    assert ast.unparse(widen_masks(_fn(src), WIDE_TABLES, 64)) == ast.unparse(_fn(src))
+
+
+def test_what_the_two_word_pass_does_not_translate_is_refused_with_its_reason():
+    import pytest
+    from unorules.native.tables import NotNative
+    for body, reason in (("x = BIT[3] + 1", "arithmetic"), ("x = BIT[3] < BIT[4]", "compared by size"),
+                         ("x = f(BIT[3])", "handed to `f`"), ("x = BIT[3] or BIT[4]", "and/or"),
+                         ("x = SMALL[BIT[3]]", "used as a number")):
+        with pytest.raises(NotNative, match=reason):
+            _widened(f"def play_game(seed):\n    {body}\n")
+    from unorules.native.wide import widen_masks
+    with pytest.raises(NotNative, match="more than 128 faces"):
+        widen_masks(_fn("def play_game(seed):\n    pass\n"), WIDE_TABLES, 132)
+
+
+def test_two_words_hold_every_mask_of_128_faces_and_its_sign():
+    import random
+    from unorules.native.tables import emit, split_word, two_words
+    rng = random.Random(7)
+    for v in [0, 1, -1, 1 << 63, (1 << 64) - 1, 1 << 64, (1 << 128) - 1, -(1 << 127)] + \
+             [rng.randrange(-(1 << 127), 1 << 128) for _ in range(500)]:
+        lo, hi = split_word(v)
+        assert all(-(1 << 63) <= w < 1 << 63 for w in (lo, hi))
+        assert ((hi << 64) + (lo & ((1 << 64) - 1))) % (1 << 128) == v % (1 << 128)
+    assert two_words([1, 2, [3]]) is None and two_words(SMALL := [1 << 62]) is None and SMALL
+    assert two_words([[1 << 70, 1], [0, 0]]) == 2 and two_words(1 << 64) == 0
+    assert emit("T", [1 << 64, 3], words=2) == "T = np.array([0, 1, 3, 0], dtype=np.int64).reshape((2, 2))"
+    assert emit("A", 1 << 64, words=2) == "A = (0, 1)"
+
+
+def test_hot_death_s_native_module_holds_its_masks_in_two_words():
+    """hot_death has 66 faces: its hands' masks, the legal faces and their tables are pairs."""
+    import re
+    import unorules
+    from unorules.codegen.generated import Program
+    from unorules.native.rng import SplitMix
+    from unorules.native.source import module_source
+    game = unorules.Game("hot_death", players=4)
+    src = module_source(Program(game, ("greedy",) * 4, "counted", rng=SplitMix), 4)
+    assert "S_hm = np.zeros((N, 2), np.int64)" in src
+    reads = re.findall(r"\bhm\[([^\]]*)\]", src)
+    assert reads and all(r.endswith((", 0", ", 1")) or r == ":" for r in reads)      # a word of a cell, always
+    assert "n_wneg(" in src and "n_wbitlen(" in src and "n_bitlen(low)" not in src
+    assert re.search(r"^BIT = np\.array\(.*\.reshape\(\(66, 2\)\)$", src, re.M)

@@ -137,7 +137,7 @@ class Lowering(NameAnalysis):
     def emittable(self, name: str):
         """Raises NotNative, with the reason, where the table cannot be a native constant."""
         if name not in self._checked:
-            emit(name, self.tables[name])
+            emit(name, self.tables[name], words=2 if self.tables.get("NFACES", 0) > 64 else 1)
             self._checked.add(name)
 
     # ---- statements --------------------------------------------------------------------------

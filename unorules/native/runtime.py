@@ -262,3 +262,108 @@ def n_stack_under_top(s, cards):
         s[n + i] = cards[i]
     s[n + g] = top
     s[0] = n + g
+
+
+# ---- masks of more than 64 faces, as two words (wide.py): (bits 0-63, bits 64-127) -----------
+@njit(**JIT)
+def n_wof(x):
+    """An int as a pair, its sign extended (Python's ints read in two's complement)."""
+    lo = np.int64(x)
+    return (lo, np.int64(-1) if lo < 0 else np.int64(0))
+
+
+@njit(**JIT)
+def n_wand(a, b):
+    return (a[0] & b[0], a[1] & b[1])
+
+
+@njit(**JIT)
+def n_wor(a, b):
+    return (a[0] | b[0], a[1] | b[1])
+
+
+@njit(**JIT)
+def n_wxor(a, b):
+    return (a[0] ^ b[0], a[1] ^ b[1])
+
+
+@njit(**JIT)
+def n_winv(a):
+    return (~a[0], ~a[1])
+
+
+@njit(**JIT)
+def n_wneg(a):
+    """-a in 128-bit two's complement: ~a + 1, the carry crossing into the high word when the low
+    word is 0 (so `m & -m` is m's lowest face, as in Python)."""
+    hi = ~a[1]
+    if a[0] == 0:
+        hi += 1
+    return (-a[0], hi)
+
+
+@njit(**JIT)
+def n_wnz(a):
+    """Whether a mask holds a face (`if m:`)."""
+    return a[0] != 0 or a[1] != 0
+
+
+@njit(**JIT)
+def n_weq(a, b):
+    return a[0] == b[0] and a[1] == b[1]
+
+
+@njit(**JIT)
+def n_wpopcount(a):
+    return n_popcount(a[0]) + n_popcount(a[1])
+
+
+@njit(**JIT)
+def n_wbitlen(a):
+    """int.bit_length of a mask of up to 128 faces."""
+    if a[1] != 0:
+        return 64 + n_bitlen(a[1])
+    return n_bitlen(a[0])
+
+
+@njit(**JIT)
+def n_wfaces_in(a):
+    """n_faces_in of a pair: the faces of the low word, then the high word's (face order)."""
+    out = [0][:0]
+    for w in range(2):
+        m = a[w]
+        while m:
+            low = m & -m
+            out.append(64 * w + n_bitlen(low) - 1)
+            m ^= low
+    return out
+
+
+@njit(**JIT)
+def n_wheld(h, a):
+    """n_held of a pair."""
+    out = [0][:0]
+    for w in range(2):
+        m = a[w]
+        while m:
+            low = m & -m
+            f = 64 * w + n_bitlen(low) - 1
+            for _ in range(h[f]):
+                out.append(f)
+            m ^= low
+    return out
+
+
+@njit(**JIT)
+def n_wat1(t, i):
+    return (t[i, 0], t[i, 1])
+
+
+@njit(**JIT)
+def n_wat2(t, i, j):
+    return (t[i, j, 0], t[i, j, 1])
+
+
+@njit(**JIT)
+def n_wat3(t, i, j, k):
+    return (t[i, j, k, 0], t[i, j, k, 1])

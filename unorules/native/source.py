@@ -10,11 +10,12 @@ from .lower import ROW_FIELDS, Lowering
 from .scratch import batch_arrays
 from .stacks import as_stacks
 from .tables import NotNative, emit, seat_tables
+from .wide import HELPERS as WIDE_HELPERS, widen_masks, words_of
 
 RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
            "n_full", "n_full2", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
            "n_stack_of", "n_stack_load", "n_cell", "n_pushed", "n_popped", "n_stack_pop", "n_stack_prepend",
-           "n_stack_set1", "n_stack_under_top")
+           "n_stack_set1", "n_stack_under_top") + WIDE_HELPERS
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
             "Exception", "np"}
 MADE_HERE = {"n_hand_points", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
@@ -24,10 +25,10 @@ ROW = len(ROW_FIELDS)           # then the scores, then who sits at each seat
 def module_source(program, players: int) -> str:
     """The native module of a counted Program (its source, and the tables it was loaded with)."""
     ns = program.namespace
-    if ns["NFACES"] > 64:
-        raise NotNative(f"masks of more than 64 faces (this deck has {ns['NFACES']}; a mask is one machine word)")
+    words = words_of(ns["NFACES"])                         # a mask in one machine word, or two (wide.py)
     fns = Lowering(program.source, ns).lower()
     fns = as_stacks(fns, len(ns["DECK"]))
+    fns[-1] = widen_masks(fns[-1], {k: v for k, v in ns.items() if k.isupper()}, ns["NFACES"])
     fns[-1], scratch = batch_arrays(fns[-1])              # play_game's arrays, made once per batch
     stores, loads = set(), set()
     for f in fns:
@@ -53,7 +54,7 @@ def module_source(program, players: int) -> str:
     lines = ['"""unorules native code (generated; numba). Any edit is lost: the file is named by its hash."""',
              "import numpy as np", "from numba import njit",
              f"from unorules.native.runtime import {', '.join(RUNTIME)}", ""]
-    lines += [emit(name, value) for name, value in consts.items()]
+    lines += [emit(name, value, words) for name, value in consts.items()]
     lines += ["", "",
               "@njit(**JIT)", "def n_hand_points(h):", "    t = 0", "    for f in range(NFACES):",
               "        t += POINTS[f] * h[f]", "    return t", "", "",
