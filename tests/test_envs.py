@@ -94,6 +94,43 @@ def test_rlcard_agents_run_unchanged(rulebook):
                 assert len(state["obs"]) == env.engine.observation_tensor_size()
 
 
+@pytest.mark.parametrize("rulebook, players", [("rlcard", 2), ("official", 4)])
+def test_rlcard_steps_on_generated_code_and_plays_the_engine_s_very_games(rulebook, players):
+    """Issue 30, item 3: where the generator covers the rules the adapter steps on generated code;
+    `steps="engine"` plays the same games (chance on the game's own stream in both), so every
+    state an agent sees, and every payoff, is the same."""
+    need("rlcard")
+    import random
+    from unorules.envs.rlcard import make
+    fast, slow = (make(rulebook=rulebook, players=players, seed=11, steps=steps) for steps in ("auto", "engine"))
+    assert fast.game.stepper is not None and slow.game.stepper is None
+    rng = random.Random(11)
+    for _ in range(4):
+        a, pa = fast.reset()
+        b, pb = slow.reset()
+        while True:
+            assert pa == pb and list(a["legal_actions"]) == list(b["legal_actions"])
+            assert (a["obs"] == b["obs"]).all() and a["raw_legal_actions"] == b["raw_legal_actions"]
+            assert fast.is_over() == slow.is_over()
+            if fast.is_over():
+                break
+            i = rng.choice(list(a["legal_actions"]))
+            (a, pa), (b, pb) = fast.step(i), slow.step(i)
+        assert (fast.get_payoffs() == slow.get_payoffs()).all()
+        assert fast.action_recorder == slow.action_recorder
+
+
+def test_rlcard_steps_say_where_generated_code_cannot_serve():
+    need("rlcard")
+    from unorules.envs.rlcard import make
+    with pytest.raises(ValueError, match="cannot step on generated code: counters"):
+        make(rulebook="flex", players=4, steps="generated")
+    with pytest.raises(ValueError, match="`steps` is one of auto, generated, engine"):
+        make(rulebook="rlcard", players=2, steps="fast")
+    env = make(rulebook="flex", players=4)                  # auto: the engine, and why
+    assert env.game.stepper is None and "counters" in env.game.steps_why
+
+
 def test_rlcard_step_back_restores_the_state():
     need("rlcard")
     from unorules.envs.rlcard import make

@@ -571,7 +571,12 @@ class RuleActions:
             with src.block("if i < len(others):"):
                 src("q = others[i]")
                 self.count_decision()
-                with src.block(f"if not {self.is_agent('q', 'greedy')} and int(arnd() * 2):"):    # greedy always catches
+                if self.stepping:                # [catch x, no catch]
+                    self.yield_choice("j", "q", "[CATCH_IDS[x], CATCH_NONE_ID]")
+                    test = "j"
+                else:
+                    test = f"not {self.is_agent('q', 'greedy')} and int(arnd() * 2)"    # greedy always catches
+                with src.block(f"if {test}:"):
                     src("i += 1")
                     src("continue")
                 src("catches += 1")

@@ -143,6 +143,10 @@ class AttackWindows:
             src(f"streak = streak + 1 if CKIND[discard[-1]] == {kind} else 1")
         self.lose(p, card, hand)
         src(f"discard.append({card})")
+        if self.stepping:                    # State.recent_plays, which an observation reads
+            src(f"recent.append(({p}, {card}))")
+            with src.block("if len(recent) > 32:"):
+                src("del recent[:16]")
         src(f"c = CCOLOR[{card}]")
         with src.block("if c != NO_COLOR:"):
             src("color = c")
@@ -191,10 +195,14 @@ class AttackWindows:
             with src.block(f"{'if' if first else 'elif'} {atk['kind']} == {literal(kind.id)}:"):
                 first = False
                 self.count_decision()
-                with src.block(f"if {self.is_agent(t, 'greedy')}:"):         # challenge when a bluff is likely (agents/base.py)
-                    src(f"ch = 1.0 - (0.75 ** {self.hand_len(att)}) > 0.6")
-                with src.block("else:"):
-                    src("ch = int(arnd() * 2) == 0")
+                if self.stepping:                # [challenge, no challenge], the attack pending
+                    self.yield_choice("j", t, "CHALLENGE_IDS", (att, t, atk["pen"]))
+                    src("ch = j == 0")
+                else:
+                    with src.block(f"if {self.is_agent(t, 'greedy')}:"):   # when a bluff is likely (agents/base.py)
+                        src(f"ch = 1.0 - (0.75 ** {self.hand_len(att)}) > 0.6")
+                    with src.block("else:"):
+                        src("ch = int(arnd() * 2) == 0")
                 with src.block("if ch:"):
                     src("challenges += 1")
                     with src.block(f"if not {atk['legal']}:"):

@@ -85,6 +85,11 @@ class RuleChoices:
     def ask_color(self, p):
         src = self.src
         self.count_decision()
+        if self.stepping:                    # the colors of the side, in its order (the engine's options)
+            self.yield_choice("j", p, "COLOR_ASK_IDS")
+            src("a = SIDE_COLORS[j]")
+            self.set_color("a")
+            return
         with src.block(f"if {self.is_agent(p, 'greedy')}:"):        # the color it holds most, the first of a tie
             if self.color_counts:
                 src(f"held = [hk[{p}][c + 1] for c in SIDE_COLORS]")

@@ -16,12 +16,13 @@ import traceback
 
 from unorules.engine.primitives import MAX_CHOICES
 from unorules.engine.table import MATCH_ANY, MATCH_RULE, MAX_DRAW
-from unorules.engine.types import NO_COLOR
+from unorules.engine.types import NO_COLOR, TERMINAL
 from unorules.engine.types import DRAW, KEEP
 from unorules.errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
-from .generator import generate, option_groups
+from .generator import EXTERNAL, generate, option_groups
 
 AGENT_CODES = {"random": 0, "random_play": 1, "greedy": 2}     # the seats' agents, as generated code knows them
+# (an external seat, whose choices are made outside the code, has none: steps.py)
 WHY = ("draw", "until_playable", "until_color")
 REASONS = ("win", "stalled", "round cap")
 OUTCOMES = ("win", "stalled")
@@ -304,6 +305,18 @@ def tables(game, program, counted: bool = False) -> dict:
         "EV_GAME_END": lambda log, r_, w, outcome: ev(log, r_, "game_end", winner=w, outcome=OUTCOMES[outcome]),
         "EV_ERROR": lambda log, r_, e: ev(log, r_, "error", message=str(e)),
     }
+    if EXTERNAL in program.agents:           # code stopped at each decision: the engine's action ids
+        space = game.action_space
+        ns.update({
+            "PID": [[space.id_of(st, a) for a in o] for o in opts],
+            "PID_CALL": [[space.id_of(st, a) for a in o] for o in opts_call] if game.declaration else None,
+            "DRAW_ID": space.index[("draw", None, None, False, None)], "TERMINAL": TERMINAL,
+            "KEEP_ID": space.index.get(("keep", None, None, False, None), -1),
+            "COLOR_ASK_IDS": [space.index.get(("color", c, None, False, None), -1) for c in r.side_colors[0]],
+            "CHALLENGE_IDS": [space.index.get(("challenge", v, None, False, None), -1) for v in (True, False)],
+            "CATCH_IDS": [space.index.get(("catch", q, None, False, None), -1) for q in range(n)],
+            "CATCH_NONE_ID": space.index.get(("catch", None, None, False, None), -1),
+        })
     if counted:
         ns.update({
             "DECK": deck, "NFACES": len(faces), "BIT": [1 << f for f in faces], "HELD": held,

@@ -26,10 +26,15 @@ from .attacks import AttackWindows
 from .choices import RuleChoices
 from .expressions import ExprGen, NotCovered
 from .options import PlayOptions
-from .turns import TurnFlow
+from .turns import STOP_STATE, TurnFlow
 from .windows import OutOfTurn
 
 COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices the code makes inline (agents/base.py)
+EXTERNAL = "external"     # every seat's choice made outside: the code stops at each decision (steps.py)
+# what sets an observation's part that stopped code does not keep (a hand seen, a counter, a seat moved)
+NOT_STEPPED_ACTIONS = {"take": "taking a card from a hand (it is seen)", "exchange": "exchanging cards (they are seen)",
+                       "give": "giving cards (they are seen)", "give_hand": "giving a hand",
+                       "swap_seats": "swapping seats"}
 
 
 MAX_LINES = 20_000      # generated source longer than this runs on the engine instead
@@ -144,7 +149,20 @@ def check_covered(game):
         raise NotCovered("stopping after a round (scenarios)")
 
 
+def check_steppable(game):
+    """What code stopped at each decision does not keep: the observation's counters and seen hands."""
+    if game.rules.counters:
+        raise NotCovered("counters (an observation's part that stopped code does not keep)")
+    for node in _walk_nodes(game.rules.ir):
+        if node.get("kind") in NOT_STEPPED_ACTIONS:
+            raise NotCovered(NOT_STEPPED_ACTIONS[node["kind"]])
+
+
 def check_agents(agents):
+    if EXTERNAL in agents:
+        if set(agents) != {EXTERNAL}:
+            raise NotCovered("an external seat beside seats whose choices the code makes")
+        return
     bad = [a for a in agents if a not in COVERED_AGENTS]
     if bad:
         raise NotCovered(f"the agent `{bad[0]}` (generated code makes the choices of "
@@ -191,6 +209,10 @@ class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow, 
             raise ValueError(f"representation is one of {REPRESENTATIONS}, not {representation!r}")
         self.counted = representation == "counted"
         self.face_order = representation != "cards"
+        # every choice made outside: the code yields at each decision, on the engine's cards
+        self.stepping = EXTERNAL in agents
+        if self.stepping and representation != "cards":
+            raise ValueError("code stopped at each decision holds cards (representation \"cards\")")
         self.option_counts = face_option_counts(game) if self.counted else None
         # counted hands keep a count per color too (hk: player -> color + 1 -> cards) where a greedy
         # seat reads it, on every decision
@@ -299,6 +321,30 @@ class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow, 
             return repr(uniform == name)
         return f"AG[{p}] == {name.upper()}"
 
+    def ask_external(self, extra: str | None = None, when: str | None = None):
+        """Seat p's choice among `legal`'s play actions (then `extra`, where `when` holds), made
+        outside: the code yields the actions' ids in the engine's order and is sent the index of
+        the chosen one, as an inlined agent would pick it."""
+        src = self.src
+        src("PI = PID_CALL if NO is NOPT_CALL else PID" if self.decl else "PI = PID")
+        src("ids = []")
+        with src.block("for c in legal:"):
+            src("ids += PI[c]")
+        if extra:
+            if when:
+                with src.block(f"if {when}:"):
+                    src(f"ids.append({extra})")
+            else:
+                src(f"ids.append({extra})")
+        self.yield_choice("i", "p", "ids")
+
+    def yield_choice(self, var: str, p: str, ids: str, attack: tuple | None = None):
+        """`var` = the index of the action the outside picks among `ids`, seat p deciding; the
+        yield carries what an observation reads (steps.py), and the attack pending, where one is
+        (its attacker, target and penalty)."""
+        atk = f"({', '.join(attack)})" if attack else "None"
+        self.src(f"{var} = yield ({p}, {ids}, {STOP_STATE}, {atk})")
+
     def take(self, var: str):
         """`var` = the card drawn from the (non-empty) pile: its top card, or, where the pile is
         kept unshuffled (face order), one of its cards at random."""
@@ -343,6 +389,12 @@ def generate(game, agents: tuple = ("random",), representation: str = "cards") -
     held as `representation` says (Generator); raises NotCovered with the reason when some
     construct has no translation."""
     check_covered(game)
+    if EXTERNAL in agents:
+        check_steppable(game)
     src = Generator(game, agents, representation).generate()
     check_agents(agents)                 # after the rules: a reason about the rules comes first
+    if EXTERNAL in agents:               # a choice the code still makes itself: a decision it cannot stop at
+        for line, where in zip(src.lines, src.where):
+            if "arnd(" in line:
+                raise NotCovered(f"a decision code cannot stop at yet ({where or 'of the turn'})")
     return src

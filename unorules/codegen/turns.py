@@ -11,10 +11,13 @@ from .expressions import literal
 
 REASON_WIN, REASON_STALLED, REASON_ROUND_CAP = 0, 1, 2      # EV_ROUND_END's and EV_GAME_END's codes
 OUTCOME_WIN, OUTCOME_STALLED = 0, 1
+# what code stopped at a decision shows of the game, after the seat and its actions' ids (steps.py)
+STOP_STATE = "hands, discard, color, direction, current, scores, exposed, recent"
 # the tables read on every turn, bound as the function's locals (default arguments) when it is loaded
 HOT_TABLES = ("CCOLOR", "CKIND", "CMASK", "FACES", "NOPT", "VCOLOR", "COLOR_BIT", "KIND_BIT", "WILD", "MATCHK",
               "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "TARGET", "HAS_PLAY", "POINTS", "ATTACKS", "GREEDY",
               "RANDOM_PLAY")
+STEPPED_HOT_TABLES = ("PID", "DRAW_ID")      # and these, where the code stops at each decision
 COUNTED_HOT_TABLES = ("BIT", "FACES_TO", "HELD", "RULED_FACES", "NOPT_MASKS", "NOPT_MASKS_CALL")    # and these, with hands counted
 
 
@@ -40,7 +43,8 @@ class TurnFlow:
             if not self.face_order:          # an unshuffled pile draws at random
                 src("shuffle(pile, rnd)")
             src("return True")
-        hot = ", ".join(f"{t}={t}" for t in HOT_TABLES + (COUNTED_HOT_TABLES if self.counted else ()))
+        hot = ", ".join(f"{t}={t}" for t in HOT_TABLES + (COUNTED_HOT_TABLES if self.counted else ())
+                        + (STEPPED_HOT_TABLES if self.stepping else ()))
         for quiet in (False, True):        # `play` keeps the event log; `play_quiet` is the same without it
             src.quiet = quiet
             with src.block(f"def {'play_quiet' if quiet else 'play'}(seed, AG, log, tracked, {hot}):"):
@@ -60,6 +64,12 @@ class TurnFlow:
         src = self.src
         if self.face_order:                  # one generator for the deck and the agents
             src("rnd = arnd = RANDOM(seed).random")
+        elif self.stepping:                  # the choices are made outside
+            src("rnd = RANDOM(seed).random")
+            src("recent = []")               # the last plays (player, card), as State.recent_plays
+            src("current = N - 1")           # State.__init__'s, shown should the game end before a card is up
+            src("color = NO_COLOR")
+            src("direction = 1")
         else:
             src("rnd = RANDOM(seed).random")
             src("arnd = RANDOM(seed + 1).random")
@@ -100,6 +110,8 @@ class TurnFlow:
             src("error = RULE_FAILED(e)")
             src("outcome, winner = ERROR, None")
             src("if log is not None: EV_ERROR(log, round_no, error)")
+        if self.stepping:                    # the last stop: the game's end, as an observation reads it
+            src(f"yield (TERMINAL, [], {STOP_STATE}, None)")
         src("return RESULT(outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, "
             "drawn, plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log"
             + (", seats)" if self.moves_seats else ")"))
@@ -284,7 +296,9 @@ class TurnFlow:
             with src.block("else:"):
                 src("i = 0")
         uniform = self.uniform_agent()
-        if uniform == "greedy":
+        if self.stepping:                    # the plays, then drawing where the turn offers it
+            self.ask_external("DRAW_ID", "size > total")
+        elif uniform == "greedy":
             greedy()
         elif uniform == "random_play":
             with src.block("if total and size > total:"):
@@ -374,7 +388,9 @@ class TurnFlow:
             src("continue")
         self.count_decision()
         uniform = self.uniform_agent()
-        if uniform == "greedy":
+        if self.stepping:                    # its plays, then keeping it where it may be kept
+            self.ask_external("KEEP_ID" if mode != "must_play" else None)
+        elif uniform == "greedy":
             self.greedy_play(mask=self.counted)
         elif uniform is not None and (mode == "must_play" or uniform == "random_play"):
             src("i = int(arnd() * total)")

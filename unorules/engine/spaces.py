@@ -376,6 +376,14 @@ class StateSpaces:
         space = self.game.action_space
         return sorted(space.id_of(self, a) for a in self.legal_actions())
 
+    def play_chance(self):
+        """Draw the chance outcomes due now on the game's own stream, as `simulate` draws them
+        (state.rng.choices), up to a player's decision or the end: the same seed and the same
+        player actions then give the same game, on the engine and on generated code (steps.py)."""
+        while not self.terminal and self.decision.probs is not None:
+            d = self.decision
+            self.apply_action(self.rng.choices(d.options, d.probs)[0])
+
     def legal_actions_mask(self) -> list[int]:
         mask = [0] * len(self.game.action_space)
         for i in self.legal_action_ids():

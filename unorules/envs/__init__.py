@@ -111,6 +111,24 @@ def game_from_parameters(params: dict, adapter: str, own=(), defaults=None):
                      rounds=rounds, turn_cap=None if turn_cap in (None, "") else _whole("turn_cap", turn_cap, 1))
 
 
+STEPS = ("auto", "generated", "engine")
+
+
+def stepper_for(game, steps: str = "auto"):
+    """(the game's generated stepper or None, why not): `steps` "auto" steps on generated code where
+    the generator covers the rules (codegen/steps.py) and on the engine elsewhere; "generated"
+    demands generated code (a ValueError with the reason where it cannot); "engine" the engine."""
+    if steps not in STEPS:
+        raise ValueError(f"`steps` is one of {', '.join(STEPS)}, not {steps!r}")
+    if steps == "engine":
+        return None, "asked for the engine (`steps=\"engine\"`)"
+    from unorules.codegen.steps import Stepper
+    stepper, why = Stepper.of(game)
+    if stepper is None and steps == "generated":
+        raise ValueError(f"this game cannot step on generated code: {why}")
+    return stepper, why
+
+
 def resolve_chance(state, rng) -> None:
     """Play out chance nodes by their odds with `rng` (a random.Random or numpy Generator)."""
     while not state.terminal and state.decision.probs is not None:

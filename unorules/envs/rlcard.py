@@ -8,19 +8,22 @@
     trajectories, payoffs = env.run()
 
 The state's "obs" is the rulebook's observation tensor, "legal_actions" its legal action ids;
-chance events are resolved with the environment's seeded generator. One round is one game."""
+chance events draw on the game's own stream (seeded from the environment's). One round is one game.
+The steps run on generated code where the code generator covers the rules (codegen/steps.py: the
+engine's very games), else on the engine; `steps="engine"` asks for the engine, `steps="generated"`
+for generated code or an error saying why not."""
 from __future__ import annotations
 
-import random
 from collections import OrderedDict
 
 import numpy as np
 from rlcard.envs.env import Env
 
-from . import game_from_parameters, resolve_chance
+from . import game_from_parameters, stepper_for
 
-# RLCard's own config keys (rlcard.envs.env.Env reads them); every other key is a rule (RULE_PARAMETERS)
-RLCARD_KEYS = ("seed", "allow_step_back", "game_num_players", "game_num_cards", "game_num_decks", "obs")
+# RLCard's own config keys (rlcard.envs.env.Env reads them) and the adapter's (`obs`, `steps`); every
+# other key is a rule (RULE_PARAMETERS)
+RLCARD_KEYS = ("seed", "allow_step_back", "game_num_players", "game_num_cards", "game_num_decks", "obs", "steps")
 
 
 OBSERVATIONS = ("unorules", "rlcard")
@@ -81,9 +84,13 @@ class UnoRulesGame:
     its raw state (hand, target, legal actions as RLCard's strings) for RLCard's rule agents, and
     actions given as those strings."""
 
-    def __init__(self, engine, allow_step_back=False, obs="unorules"):
+    def __init__(self, engine, allow_step_back=False, obs="unorules", steps="auto"):
         self.engine = engine
         self.obs = obs
+        self.stepper, self.steps_why = stepper_for(engine, steps)
+        space = engine.action_space
+        self._names = [space.name(i) for i in range(len(space))]       # raw_legal's, made once
+        self._size = engine.observation_tensor_size()
         self.round = _Round(self)
         self.allow_step_back = allow_step_back
         self.np_random = np.random.RandomState()
@@ -91,23 +98,32 @@ class UnoRulesGame:
         self._history = []
 
     def init_game(self):
-        self.state = self.engine.new_state(int(self.np_random.randint(2 ** 31)))
-        # the game's chance events (a turned-up wild's color, a rule's chance) draw from one stream,
-        # seeded from the environment's: made once a game, not once a step
-        self._chance = random.Random(int(self.np_random.randint(2 ** 31)))
-        resolve_chance(self.state, self._chance)
+        seed = int(self.np_random.randint(2 ** 31))
+        # the game's chance events (a turned-up wild's color, a rule's chance) draw on the game's own
+        # stream, as `simulate` draws them: on generated code (inside it) and on the engine alike,
+        # so `steps="engine"` plays the very games generated code plays
+        if self.stepper is not None:
+            self.state = self.stepper.new_state(seed)
+        else:
+            self.state = self.engine.new_state(seed)
+            self.state.play_chance()
         self._history = []
         return self.get_state(self.get_player_id()), self.get_player_id()
 
     def step(self, action):
         if self.allow_step_back:
             self._history.append(self.state.clone())
-        if isinstance(action, str):              # RLCard's own words (`r-5`, `draw`): obs="rlcard"
-            action = self.rlcard_actions().index(action)
-        self.state.apply_action(int(action))
-        if not self.state.terminal and self.state.decision.probs is not None:
-            resolve_chance(self.state, self._chance)
-        return self.get_state(self.get_player_id()), self.get_player_id()
+        if type(action) is not int:
+            if isinstance(action, str):          # RLCard's own words (`r-5`, `draw`): obs="rlcard"
+                action = self.rlcard_actions().index(action)
+            action = int(action)
+        s = self.state
+        s.apply_action(action)
+        if self.stepper is None:
+            s.play_chance()
+        p = s.current_player()
+        p = p if p >= 0 else 0
+        return self.get_state(p), p
 
     def rlcard_actions(self) -> list:
         """The player's ids as RLCard names them (obs="rlcard": its colors and traits by position)."""
@@ -159,10 +175,12 @@ class UnoRulesGame:
                                 "played_cards": [rlcard_card(s, c, s.color) for c in s.discard],
                                 "legal_actions": [names[i] for i in legal], "num_cards": [len(h) for h in s.hands],
                                 "num_players": s.n, "current_player": self.get_player_id()}}
-        obs = s.observation_tensor(player, np.zeros(self.engine.observation_tensor_size(), np.float32))
-        return {"obs": obs,
-                "legal": legal,
-                "raw_legal": [s.action_to_string(i) for i in legal]}
+        obs = s.observation_tensor(player, np.zeros(self._size, np.float32))
+        names = self._names
+        raw_legal = [names[i] for i in legal]
+        # already in the form the environment hands its agents (UnoRulesEnv._extract_state adds the rest)
+        return {"obs": obs, "legal": legal, "raw_legal": raw_legal, "legal_actions": OrderedDict.fromkeys(legal),
+                "raw_obs": obs, "raw_legal_actions": raw_legal}
 
 
 class UnoRulesEnv(Env):
@@ -176,11 +194,21 @@ class UnoRulesEnv(Env):
             raise ValueError(f"`obs` is one of {', '.join(OBSERVATIONS)}, not {obs!r}")
         if obs == "rlcard":
             check_rlcard_cards(self.engine)
-        self.game = UnoRulesGame(self.engine, config.get("allow_step_back", False), obs)
+        self.game = UnoRulesGame(self.engine, config.get("allow_step_back", False), obs, config.get("steps") or "auto")
         super().__init__(config)
         shape = [4, 4, 15] if obs == "rlcard" else [self.engine.observation_tensor_size()]
         self.state_shape = [shape for _ in range(self.num_players)]
         self.action_shape = [None for _ in range(self.num_players)]
+
+    def step(self, action, raw_action=False):
+        """rlcard.envs.env.Env.step, asking for the player once: the same record, the same state."""
+        if not raw_action:
+            action = self._decode_action(action)
+        self.timestep += 1
+        p = self.game.state.current_player()
+        self.action_recorder.append((p if p >= 0 else 0, action))
+        next_state, player_id = self.game.step(action)
+        return self._extract_state(next_state), player_id
 
     def seed(self, seed=None):
         self.np_random = np.random.RandomState(seed)
@@ -188,15 +216,19 @@ class UnoRulesEnv(Env):
         return seed
 
     def _extract_state(self, state):
-        return {"obs": state["obs"], "legal_actions": OrderedDict((i, None) for i in state["legal"]),
-                "raw_obs": state.get("raw_obs", state["obs"]), "raw_legal_actions": state["raw_legal"],
-                "action_record": self.action_recorder,
-                "unorules_state": self.game.state}        # for PolicyAgent: the engine's state now
+        if "legal_actions" in state:          # the game's own state (made for this call), already in this form
+            out = state
+        else:
+            out = {"obs": state["obs"], "legal_actions": OrderedDict.fromkeys(state["legal"]),
+                   "raw_obs": state.get("raw_obs", state["obs"]), "raw_legal_actions": state["raw_legal"]}
+        out["action_record"] = self.action_recorder
+        out["unorules_state"] = self.game.state    # for PolicyAgent: the state now (engine_state() when stepped)
+        return out
 
     def _decode_action(self, action_id):
         if self.game.obs == "rlcard":        # RLCard's string, as its own UNO env decodes
             return self.game.rlcard_actions()[int(action_id)]
-        return int(action_id)
+        return action_id if type(action_id) is int else int(action_id)
 
     def _get_legal_actions(self):
         return self.game.state.legal_action_ids()
@@ -220,7 +252,8 @@ class PolicyAgent:
         self.policy = Policy(name, seed)
 
     def step(self, state):
-        return self.policy(state["unorules_state"])
+        s = state["unorules_state"]
+        return self.policy(s.engine_state() if hasattr(s, "engine_state") else s)
 
     def eval_step(self, state):
         return self.step(state), {}

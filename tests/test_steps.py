@@ -1,0 +1,149 @@
+"""The step API on generated code (codegen/steps.py, issue 30 item 3): a game played by generated
+code stopped at each decision answers as the engine's State does, step by step, for every shipped
+rulebook it covers: the player to move, the legal action ids, every seat's observation, the
+returns. Needs no optional extra (the RLCard adapter's use of it: tests/test_envs.py)."""
+from __future__ import annotations
+
+import glob
+import os
+import random
+
+import pytest
+
+import unorules
+from helpers import ROOT
+from unorules.codegen.steps import Stepper
+from unorules.errors import IllegalAction
+
+# every shipped rulebook generated code steps through today (test_which_rulebooks_step pins the list)
+STEPPED = ["bts", "classic", "dare", "official", "rlcard"]
+
+
+def stepper(name, players=4, rounds="single"):
+    game = unorules.Game(name, players=players, rounds=rounds)
+    found, why = Stepper.of(game)
+    assert found is not None, why
+    return game, found
+
+
+def walk_both(game, st, seed, check_every=1):
+    """Random legal actions on the engine and on generated code from one seed; every answer
+    compared at each step (every `check_every`-th step for the observations). Returns the steps."""
+    rng = random.Random(seed)
+    e = game.new_state(seed)
+    e.play_chance()
+    s = st.new_state(seed)
+    steps = 0
+    while True:
+        where = (seed, steps)
+        assert s.terminal == e.terminal and s.current_player() == e.current_player(), where
+        assert s.legal_action_ids() == e.legal_action_ids(), where
+        if steps % check_every == 0 or e.terminal:
+            for p in range(game.players):
+                assert s.observation_tensor(p) == e.observation_tensor(p), (where, p)
+        if e.terminal:
+            assert s.returns() == e.returns() and s.scores == e.scores, where
+            return steps
+        i = rng.choice(e.legal_action_ids())
+        e.apply_action(i)
+        e.play_chance()
+        s.apply_action(i)
+        steps += 1
+
+
+@pytest.mark.parametrize("name, players, rounds, games, every", [
+    ("rlcard", 2, "single", 40, 1), ("rlcard", 4, "single", 20, 1),
+    ("official", 4, "single", 12, 3),            # the UNO call, its catch, the challenge
+    ("official", 3, "rulebook", 2, 7),           # a match: rounds, scores, the dealer moving on
+    ("classic", 4, "single", 10, 3), ("bts", 4, "single", 6, 3), ("dare", 4, "single", 8, 3)])
+def test_generated_steps_answer_as_the_engine_does(name, players, rounds, games, every):
+    game, st = stepper(name, players, rounds)
+    total = sum(walk_both(game, st, seed, every) for seed in range(games))
+    assert total > games * 20
+
+
+def test_which_rulebooks_step_and_why_the_others_do_not():
+    stepped, why = [], {}
+    for path in sorted(glob.glob(str(ROOT / "rulebooks" / "*.uno"))):
+        name = os.path.basename(path)[:-4]
+        game = unorules.Game(name, players=2 if name == "showdown" else 4)
+        found, reason = Stepper.of(game)
+        if found is not None:
+            stepped.append(name)
+        else:
+            why[name] = reason
+    assert stepped == STEPPED
+    assert all(reason and "Traceback" not in reason for reason in why.values())
+    assert "counters" in why["flex"] and "cannot stop at" in why["attack"] and "double-faced" in why["flip"]
+
+
+def test_an_observation_into_a_numpy_array_equals_the_list():
+    np = pytest.importorskip("numpy")
+    game, st = stepper("official", 4)
+    s = st.new_state(5)
+    rng = random.Random(5)
+    for _ in range(60):
+        for dtype in (np.float32, np.float64):
+            out = s.observation_tensor(s.current_player(), np.zeros(game.observation_layout.size, dtype))
+            assert out.tolist() == s.observation_tensor(s.current_player())
+        s.apply_action(rng.choice(s.legal_action_ids()))
+    with pytest.raises(ValueError, match="seat from 0 to 3"):
+        s.observation_tensor(4)
+    with pytest.raises(ValueError, match="seat from 0 to 3"):
+        s.observation_tensor(True)
+    with pytest.raises(ValueError, match="places"):
+        s.observation_tensor(0, [0.0] * 3)
+
+
+def test_an_illegal_action_is_refused_by_name_and_a_finished_game_takes_none():
+    game, st = stepper("rlcard", 2)
+    s = st.new_state(1)
+    legal = s.legal_action_ids()
+    outside = next(i for i in range(game.action_space.player_actions) if i not in legal)
+    with pytest.raises(IllegalAction, match=f"`{game.action_space.name(outside)}` is not one of the legal actions"):
+        s.apply_action(outside)
+    assert s.legal_action_ids() == legal                 # nothing changed
+    rng = random.Random(1)
+    while not s.terminal:
+        s.apply_action(rng.choice(s.legal_action_ids()))
+    assert s.current_player() < 0 and s.legal_action_ids() == [] and sorted(s.returns()) == [-1.0, 1.0]
+    with pytest.raises(IllegalAction, match="over"):
+        s.apply_action(legal[0])
+
+
+def test_a_clone_is_the_same_position_and_goes_its_own_way():
+    game, st = stepper("official", 4)
+    s = st.new_state(9)
+    rng = random.Random(9)
+    for _ in range(25):
+        s.apply_action(rng.choice(s.legal_action_ids()))
+    c = s.clone()
+    assert c.history() == s.history() and c.legal_action_ids() == s.legal_action_ids()
+    assert c.observation_tensor(c.current_player()) == s.observation_tensor(s.current_player())
+    before = s.observation_tensor(s.current_player())
+    c.apply_action(c.legal_action_ids()[-1])
+    assert s.observation_tensor(s.current_player()) == before and len(c.history()) == len(s.history()) + 1
+
+
+def test_the_engine_state_of_a_stepped_game_is_its_position_and_keeps_in_step():
+    game, st = stepper("official", 4)
+    s = st.new_state(3)
+    rng = random.Random(3)
+    for _ in range(30):
+        s.apply_action(rng.choice(s.legal_action_ids()))
+    e = s.engine_state()
+    for _ in range(40):
+        if s.terminal:
+            break
+        assert e.legal_action_ids() == s.legal_action_ids()
+        assert e.observation_tensor(s.current_player()) == s.observation_tensor(s.current_player())
+        s.apply_action(rng.choice(s.legal_action_ids()))
+    assert s.engine_state() is e and e.terminal == s.terminal
+
+
+def test_stepped_code_keeps_no_rulebook_text():
+    """Only names the compiler makes: the action ids are numbers in tables, never text in the code."""
+    game, st = stepper("official", 4)
+    source = st.program.source
+    assert "yield (p, ids," in source and "PID" in source
+    assert "official" not in source and "wild_draw_four" not in source

@@ -1,0 +1,242 @@
+"""The step API on generated code: a game played by the code generator.py makes for "external"
+seats, which stops at each decision (a Python generator: it yields the deciding seat, the ids of
+its legal actions in the engine's order and what an observation reads, and is sent the index of
+the chosen one). It plays the engine's very games ("cards" representation: the engine's random
+stream for the deck and for chance), so a `StepState` answers as the engine's State would: the
+current player, the legal action ids, the observation tensor, the returns (tests/test_steps.py
+holds the two equal, step by step). The engine stays the reference and the fallback: `Stepper.of`
+says why a game cannot be stepped here, and the adapters then use the engine.
+
+A StepState has the State methods the learning adapters call (`current_player`,
+`legal_action_ids`, `apply_action`, `observation_tensor`, `returns`, `clone`, `history`, ...) and
+`engine_state()`: the engine's State of the same position, replayed once and then kept in step,
+for what needs the engine (an engine agent, a search)."""
+from __future__ import annotations
+
+import operator
+
+from unorules.engine.spaces import HISTORY
+from unorules.engine.types import NO_COLOR, TERMINAL
+from unorules.errors import IllegalAction
+from .expressions import NotCovered
+from .generated import Program
+from .generator import EXTERNAL
+
+
+class Stepper:
+    """A game's generated code for stepping, made once per game and shared by its states."""
+
+    def __init__(self, game):
+        self.game = game
+        self.program = Program(game, (EXTERNAL,) * game.players, "cards")
+        ns = self.program.namespace
+        self.faces = ns["FACES"]                      # card -> face (side 0: stepped games have one side)
+        self.ckind, self.ccolor = ns["CKIND"], ns["CCOLOR"]
+        self.layout = game.observation_layout
+        self.offsets, self.nfaces = self.layout.offsets, len(game.rules.faces)
+        self.relative = [[(q - p) % game.players for q in range(game.players)] for p in range(game.players)]
+        self.places = tuple(self.offsets[part] for part in (
+            "hand", "top", "color", "side", "seat", "current", "direction", "hand_sizes", "scores", "uncalled",
+            "history"))
+        self.space = game.action_space
+
+    @staticmethod
+    def of(game) -> tuple["Stepper | None", str | None]:
+        """(the game's Stepper, None), or (None, why its steps run on the engine)."""
+        cached = getattr(game, "_stepper", None)
+        if cached is not None:
+            return cached
+        try:
+            found = (Stepper(game), None)
+        except NotCovered as e:
+            found = (None, str(e))
+        game._stepper = found
+        return found
+
+    def new_state(self, seed: int) -> "StepState":
+        return StepState(self, seed)
+
+
+class StepState:
+    __slots__ = ("stepper", "game", "rules", "seed", "n", "terminal", "record", "_run", "_at", "_player", "_ids",
+                 "_history", "_engine")
+
+    def __init__(self, stepper: Stepper, seed: int):
+        self.stepper, self.game, self.rules = stepper, stepper.game, stepper.game.rules
+        self.seed, self.n = seed, stepper.game.players
+        self.terminal, self.record, self._history, self._engine = False, None, [], None
+        self._run = stepper.program._play_quiet(seed, (), None, set())
+        self._stop(None)
+
+    def _stop(self, index):
+        """Run the code to its next stop, sent the index chosen at the last: a decision (the seat,
+        its actions' ids, then STOP_STATE's values and the attack pending), or the game's end."""
+        self._at = at = next(self._run) if index is None else self._run.send(index)
+        self._player, self._ids = at[0], at[1]
+        if at[0] == TERMINAL:
+            self._stop_at_end()
+
+    def _stop_at_end(self):
+        """The game's end, shown at the last stop; then the code returns its record."""
+        self.terminal = True
+        try:
+            next(self._run)
+        except StopIteration as end:
+            self.record = end.value
+
+    # ---- the State surface the adapters read --------------------------------------------------
+    def current_player(self) -> int:
+        return self._player
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def is_chance_node(self) -> bool:
+        return False                          # chance is drawn inside, on the game's stream
+
+    def legal_action_ids(self) -> list[int]:
+        return sorted(self._ids)
+
+    def apply_action(self, action_id: int):
+        if self.terminal:
+            raise IllegalAction("the game is over")
+        try:
+            index = self._ids.index(action_id)
+        except ValueError:
+            space = self.stepper.space
+            name = space.name(action_id) if isinstance(action_id, int) and 0 <= action_id < len(space) else repr(action_id)
+            raise IllegalAction(f"`{name}` is not one of the legal actions: "
+                                + ", ".join(space.name(i) for i in self._ids)) from None
+        self._history.append(action_id)
+        if self._engine is not None:
+            self._engine_apply(action_id)
+        self._at = at = self._run.send(index)        # _stop, inline: the step's hot path
+        self._player, self._ids = at[0], at[1]
+        if at[0] == TERMINAL:
+            self._stop_at_end()
+
+    def returns(self) -> list[float]:
+        """+1 for the winner, and the others share -1 (State.returns); 0 each before the end."""
+        out = [0.0] * self.n
+        if self.terminal and self.record.winners:
+            k = len(self.record.winners)
+            for p in range(self.n):
+                out[p] = 1.0 if p in self.record.winners else -k / (self.n - k)
+        return out
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def action_to_string(self, i: int) -> str:
+        return self.stepper.space.name(i)
+
+    def card_name(self, c: int) -> str:
+        return self.rules.face_names[self.stepper.faces[c]]
+
+    # what the code shows at its stop (STOP_STATE), as the engine's State names it
+    hands = property(lambda self: self._at[2])
+    discard = property(lambda self: self._at[3])
+    color = property(lambda self: self._at[4])
+    direction = property(lambda self: self._at[5])
+    current = property(lambda self: self._at[6])
+    scores = property(lambda self: self._at[7])
+    exposed = property(lambda self: self._at[8])
+    recent_plays = property(lambda self: self._at[9])
+    attack = property(lambda self: self._at[10])
+
+    @property
+    def ncards(self) -> int:
+        return len(self.stepper.ckind)
+
+    @property
+    def ckind(self):
+        return self.stepper.ckind
+
+    @property
+    def ccolor(self):
+        return self.stepper.ccolor
+
+    def clone(self) -> "StepState":
+        """The same position, played again from the seed (a generator's frame cannot be copied)."""
+        s = StepState(self.stepper, self.seed)
+        for i in self._history:
+            s.apply_action(i)
+        return s
+
+    def observation_tensor(self, p, out=None):
+        """As engine/spaces.py's observation_tensor, from the code's locals: the parts a stepped
+        game fills (generator.check_steppable refuses what sets the others). Into `out` (zeros of
+        the layout's size), else a list."""
+        st = self.stepper
+        if type(p) is not int or not 0 <= p < self.n:
+            try:
+                seat = operator.index(p)          # a whole number (numpy's too), never a bool
+            except TypeError:
+                seat = None
+            if seat is None or isinstance(p, bool) or not 0 <= seat < self.n:
+                raise ValueError(f"`p` is a seat from 0 to {self.n - 1}, not {p!r}")
+            p = seat
+        size = st.layout.size
+        if out is not None and len(out) != size:
+            raise ValueError(f"`out` has {len(out)} places; the observation has {size}")
+        if out is None:
+            out = w = [0.0] * size
+        elif type(out) is list:
+            w = out
+        else:                                     # a numpy array of floats: written through its buffer (faster)
+            try:
+                w = memoryview(out)
+            except TypeError:
+                w = None
+            if w is None or w.format not in ("f", "d") or w.ndim != 1:
+                w = out
+        n, faces, nf = self.n, st.faces, st.nfaces
+        hand, top, color_at, side, seat, current, direction, hs, sc, unc, history = st.places
+        _, _, hands, discard, color, turn, current_seat, scores, exposed, recent, attack = self._at
+        for c in hands[p]:
+            w[hand + faces[c]] += 1.0
+        if discard:
+            w[top + faces[discard[-1]]] = 1.0
+        w[color_at + (color + 1 if color != NO_COLOR else 0)] = 1.0
+        w[side] = 1.0
+        w[seat + p] = 1.0
+        w[current + (current_seat - p) % n] = 1.0
+        w[direction] = float(turn)
+        for q, r in enumerate(st.relative[p]):
+            w[hs + r] = float(len(hands[q]))
+            if scores[q]:
+                w[sc + r] = float(scores[q])
+        for q in exposed:
+            w[unc + (q - p) % n] = 1.0
+        if attack is not None:
+            off = st.offsets
+            attacker, target, penalty = attack
+            w[off["attack"]] = 1.0
+            w[off["penalty"]] = float(penalty or 0)
+            if attacker is not None:
+                w[off["attacker"] + (attacker - p) % n] = 1.0
+            if target is not None:
+                w[off["target"] + (target - p) % n] = 1.0
+        at, seats = history, history + nf - p
+        row = nf + n
+        for q, c in recent[:-HISTORY - 1:-1]:
+            w[at + faces[c]] = 1.0
+            w[seats + (q if q >= p else q + n)] = 1.0          # its seat relative to p: (q - p) % n
+            at += row
+            seats += row
+        return out
+
+    # ---- the engine's State of the same position ----------------------------------------------
+    def engine_state(self):
+        """The engine's State here: played once from the seed with these actions and chance drawn
+        on the game's own stream (as simulate draws it), then kept in step with this one."""
+        if self._engine is None:
+            self._engine = self.game.new_state(self.seed)
+            self._engine.play_chance()
+            for i in self._history:
+                self._engine_apply(i)
+        return self._engine
+
+    def _engine_apply(self, action_id):
+        self._engine.apply_action(action_id)
+        self._engine.play_chance()
