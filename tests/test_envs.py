@@ -120,6 +120,30 @@ def test_rlcard_steps_on_generated_code_and_plays_the_engine_s_very_games(rulebo
         assert fast.action_recorder == slow.action_recorder
 
 
+def test_pettingzoo_steps_on_generated_code_as_on_the_engine():
+    need("pettingzoo")
+    import random
+    import numpy as np
+    from unorules.envs.pettingzoo import env as pz_env
+    fast, slow = pz_env(rulebook="official", players=3), pz_env(rulebook="official", players=3, steps="engine")
+    assert fast.unwrapped.stepper is not None and slow.unwrapped.stepper is None
+    for seed in range(3):
+        fast.reset(seed=seed)
+        slow.reset(seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        for agent in fast.agent_iter():
+            assert slow.agent_selection == agent
+            (oa, ra, ta, tra, _), (ob, rb, tb, trb, _) = fast.last(), slow.last()
+            assert (oa["observation"] == ob["observation"]).all() and (oa["action_mask"] == ob["action_mask"]).all()
+            assert (ra, ta, tra) == (rb, tb, trb)
+            action = None if ta or tra else rng.choice(np.flatnonzero(oa["action_mask"]).tolist())
+            fast.step(action)
+            slow.step(action)
+            steps += 1
+        assert steps > 20 and slow.agents == fast.agents == []
+
+
 def test_rlcard_steps_say_where_generated_code_cannot_serve():
     need("rlcard")
     from unorules.envs.rlcard import make

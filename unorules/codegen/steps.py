@@ -124,6 +124,11 @@ class StepState:
                 out[p] = 1.0 if p in self.record.winners else -k / (self.n - k)
         return out
 
+    @property
+    def outcome(self) -> str | None:
+        """win | stalled | error, once the game is over (State.outcome)."""
+        return self.record.outcome if self.record is not None else None
+
     def history(self) -> list[int]:
         return list(self._history)
 

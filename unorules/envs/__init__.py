@@ -127,16 +127,3 @@ def stepper_for(game, steps: str = "auto"):
     if stepper is None and steps == "generated":
         raise ValueError(f"this game cannot step on generated code: {why}")
     return stepper, why
-
-
-def resolve_chance(state, rng) -> None:
-    """Play out chance nodes by their odds with `rng` (a random.Random or numpy Generator)."""
-    while not state.terminal and state.decision.probs is not None:
-        d = state.decision
-        x = rng.random()
-        acc = 0.0
-        for a, p in zip(d.options, d.probs):
-            acc += p
-            if x < acc:
-                break
-        state.apply_action(a)

@@ -10,8 +10,10 @@
 
 Observations are dicts: "observation" (the rulebook's observation tensor, float32) and
 "action_mask" (int8, one entry per action id). Chance events (coin flips, launchers, performs)
-are resolved by the environment's own generator, seeded by `reset(seed=...)`. Rewards come at the
-end of the game: the engine's returns (+1 for each winner, the losers sharing -1 per winner)."""
+draw on the game's own stream, seeded from `reset(seed=...)`. Rewards come at the end of the game:
+the engine's returns (+1 for each winner, the losers sharing -1 per winner). The steps run on
+generated code where the code generator covers the rules (the engine's very games; `steps="engine"`
+asks for the engine, `steps="generated"` for generated code or an error saying why not)."""
 from __future__ import annotations
 
 import random
@@ -21,18 +23,20 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import game_from_parameters, resolve_chance
+from . import game_from_parameters, stepper_for
 
 
 class UnoRulesEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "unorules_v0", "is_parallelizable": False}
 
     def __init__(self, rulebook="official", players: int = 4, include=(), with_=(), options=None, rounds="single",
-                 turn_cap=None, render_mode=None):
+                 turn_cap=None, render_mode=None, steps="auto"):
         super().__init__()
         self.game = game_from_parameters(dict(rulebook=rulebook, players=players, include=include, with_=with_,
                                               options=options, rounds=rounds, turn_cap=turn_cap),
                                          "the PettingZoo environment")
+        # steps on generated code where it covers the rules (the engine's very games), else the engine
+        self.stepper, self.steps_why = stepper_for(self.game, steps)
         self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
         n, size = self.game.num_distinct_actions(), self.game.observation_tensor_size()
         obs = spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
@@ -58,8 +62,12 @@ class UnoRulesEnv(AECEnv):
 
     def reset(self, seed=None, options=None):
         self._rng = random.Random(seed)
-        self.state = self.game.new_state(self._rng.randrange(2 ** 31))
-        resolve_chance(self.state, self._rng)
+        game_seed = self._rng.randrange(2 ** 31)
+        if self.stepper is not None:          # chance drawn inside, on the game's own stream
+            self.state = self.stepper.new_state(game_seed)
+        else:
+            self.state = self.game.new_state(game_seed)
+            self.state.play_chance()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -85,7 +93,8 @@ class UnoRulesEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0
         self.state.apply_action(int(action))
-        resolve_chance(self.state, self._rng)
+        if self.stepper is None:
+            self.state.play_chance()
         self._settle()
         self._accumulate_rewards()
 
@@ -93,7 +102,8 @@ class UnoRulesEnv(AECEnv):
         if self.render_mode == "ansi" and self.state is not None:
             from unorules.engine.table_text import table
             p = self.state.current_player() if not self.state.terminal else 0
-            return table(self.state, p)
+            state = self.state.engine_state() if self.stepper is not None else self.state
+            return table(state, p)
         return None
 
     def close(self):

@@ -5,9 +5,10 @@
     greedy = Policy("greedy", seed=0)
     action = greedy(engine_state)          # an action id of the state's legal_action_ids()
 
-The adapters give the engine's state: PettingZoo's `env.unwrapped.state`, OpenSpiel's
+The adapters give the game's state: PettingZoo's `env.unwrapped.state`, OpenSpiel's
 `state.inner` (once the deal's chance node is played), and RLCard's state dict's
-`"unorules_state"` (unorules.envs.rlcard.PolicyAgent wraps a Policy as an RLCard agent). An agent
+`"unorules_state"` (unorules.envs.rlcard.PolicyAgent wraps a Policy as an RLCard agent); a state
+of generated code (steps on generated code) is read through the engine's state of its position. An agent
 reads what its seat may see; the search agent searches copies dealt again from what it knows."""
 from __future__ import annotations
 
@@ -24,7 +25,10 @@ class Policy:
         self.agent = make_agent(name, random.Random(seed))
 
     def __call__(self, state) -> int:
-        """The action id this agent chooses at `state`'s decision (a player's, not chance)."""
+        """The action id this agent chooses at `state`'s decision (a player's, not chance). A
+        state of generated code (codegen/steps.py) is read through its engine state."""
+        if hasattr(state, "engine_state"):
+            state = state.engine_state()
         d = state.decision
         if d is None or d.probs is not None:
             raise ValueError("the state asks no player: nothing for an agent to choose")

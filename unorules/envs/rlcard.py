@@ -252,8 +252,7 @@ class PolicyAgent:
         self.policy = Policy(name, seed)
 
     def step(self, state):
-        s = state["unorules_state"]
-        return self.policy(s.engine_state() if hasattr(s, "engine_state") else s)
+        return self.policy(state["unorules_state"])
 
     def eval_step(self, state):
         return self.step(state), {}
