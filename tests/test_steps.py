@@ -16,7 +16,7 @@ from unorules.codegen.steps import Stepper
 from unorules.errors import IllegalAction
 
 # every shipped rulebook generated code steps through today (test_which_rulebooks_step pins the list)
-STEPPED = ["bts", "classic", "dare", "official", "rlcard"]
+STEPPED = ["bts", "classic", "dare", "hot_death", "mario", "official", "rlcard"]
 
 
 def stepper(name, players=4, rounds="single"):
@@ -55,7 +55,9 @@ def walk_both(game, st, seed, check_every=1):
     ("rlcard", 2, "single", 40, 1), ("rlcard", 4, "single", 20, 1),
     ("official", 4, "single", 12, 3),            # the UNO call, its catch, the challenge
     ("official", 3, "rulebook", 2, 7),           # a match: rounds, scores, the dealer moving on
-    ("classic", 4, "single", 10, 3), ("bts", 4, "single", 6, 3), ("dare", 4, "single", 8, 3)])
+    ("classic", 4, "single", 10, 3), ("bts", 4, "single", 6, 3), ("dare", 4, "single", 8, 3),
+    ("hot_death", 4, "single", 4, 5),            # stacked answers to attacks, a color chosen inside one
+    ("mario", 4, "single", 5, 3)])
 def test_generated_steps_answer_as_the_engine_does(name, players, rounds, games, every):
     game, st = stepper(name, players, rounds)
     total = sum(walk_both(game, st, seed, every) for seed in range(games))

@@ -112,9 +112,9 @@ class RuleActions:
                 with src.block(f"if {g} is not None and {p} == {scope['me']}:"):
                     self.set_color(g)
                 with src.block("else:"):
-                    self.ask_color(p)
+                    self.ask_color(p, scope.get("@atk"))
             else:
-                self.ask_color(p)
+                self.ask_color(p, scope.get("@atk"))
         elif k == "set_color":
             c = x.name_var("col")
             src(f"{c} = {x.expr(a['color'], scope)}")

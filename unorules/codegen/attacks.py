@@ -93,6 +93,11 @@ class AttackWindows:
         where it can (agents/base.py)."""
         src = self.src
         self.count_decision()
+        if self.stepping:                    # the answers (by face, then the call), then none; the attack pending
+            src("ids = [RESPOND_IDS[1 if call else 0][f] for f, call, _ in ropts]")
+            src("ids.append(RESPOND_NONE_ID)")
+            self.yield_choice("j", atk["t"], "ids", atk)
+            return
         with src.block(f"if {self.is_agent(atk['t'], 'greedy')}:"):
             self.first_call("ropts", 1, "j")
         with src.block("else:"):
@@ -196,7 +201,7 @@ class AttackWindows:
                 first = False
                 self.count_decision()
                 if self.stepping:                # [challenge, no challenge], the attack pending
-                    self.yield_choice("j", t, "CHALLENGE_IDS", (att, t, atk["pen"]))
+                    self.yield_choice("j", t, "CHALLENGE_IDS", atk)
                     src("ch = j == 0")
                 else:
                     with src.block(f"if {self.is_agent(t, 'greedy')}:"):   # when a bluff is likely (agents/base.py)

@@ -82,11 +82,12 @@ class RuleChoices:
             texts.append(words)
         return literal(texts.index(words))
 
-    def ask_color(self, p):
+    def ask_color(self, p, atk: dict | None = None):
+        """p chooses a color (`atk`: the attack the choice is made inside, if any)."""
         src = self.src
         self.count_decision()
         if self.stepping:                    # the colors of the side, in its order (the engine's options)
-            self.yield_choice("j", p, "COLOR_ASK_IDS")
+            self.yield_choice("j", p, "COLOR_ASK_IDS", atk)
             src("a = SIDE_COLORS[j]")
             self.set_color("a")
             return

@@ -316,6 +316,9 @@ def tables(game, program, counted: bool = False) -> dict:
             "CHALLENGE_IDS": [space.index.get(("challenge", v, None, False, None), -1) for v in (True, False)],
             "CATCH_IDS": [space.index.get(("catch", q, None, False, None), -1) for q in range(n)],
             "CATCH_NONE_ID": space.index.get(("catch", None, None, False, None), -1),
+            "RESPOND_IDS": [[space.index.get(("respond", f, None, call, None), -1) for f in range(len(r.faces))]
+                            for call in (False, True)],
+            "RESPOND_NONE_ID": space.index.get(("respond", None, None, False, None), -1),
         })
     if counted:
         ns.update({

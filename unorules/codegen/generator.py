@@ -22,9 +22,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from .actions import MOVES_HANDS, RuleActions
-from .attacks import AttackWindows
+from .attacks import PENDING, AttackWindows
 from .choices import RuleChoices
-from .expressions import ExprGen, NotCovered
+from .expressions import ExprGen, NotCovered, literal
 from .options import PlayOptions
 from .turns import STOP_STATE, TurnFlow
 from .windows import OutOfTurn
@@ -338,12 +338,14 @@ class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow, 
                 src(f"ids.append({extra})")
         self.yield_choice("i", "p", "ids")
 
-    def yield_choice(self, var: str, p: str, ids: str, attack: tuple | None = None):
+    def yield_choice(self, var: str, p: str, ids: str, atk: dict | None = None):
         """`var` = the index of the action the outside picks among `ids`, seat p deciding; the
-        yield carries what an observation reads (steps.py), and the attack pending, where one is
-        (its attacker, target and penalty)."""
-        atk = f"({', '.join(attack)})" if attack else "None"
-        self.src(f"{var} = yield ({p}, {ids}, {STOP_STATE}, {atk})")
+        yield carries what an observation reads (steps.py), and the attack `atk` (the locals of
+        the attack under way, where the decision is inside one) while it is pending: its
+        attacker, target and penalty."""
+        pending = (f"(({atk['attacker']}, {atk['t']}, {atk['pen']}) if {atk['st']} == {literal(PENDING)} else None)"
+                   if atk else "None")
+        self.src(f"{var} = yield ({p}, {ids}, {STOP_STATE}, {pending})")
 
     def take(self, var: str):
         """`var` = the card drawn from the (non-empty) pile: its top card, or, where the pile is
