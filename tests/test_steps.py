@@ -16,7 +16,8 @@ from unorules.codegen.steps import Stepper
 from unorules.errors import IllegalAction
 
 # every shipped rulebook generated code steps through today (test_which_rulebooks_step pins the list)
-STEPPED = ["bts", "classic", "dare", "hot_death", "mario", "official", "rlcard"]
+STEPPED = ["all_wild", "attack", "bts", "classic", "dare", "fifty", "hot_death", "mario", "mario_kart", "official",
+           "official_swap", "rlcard", "showdown"]
 
 
 def stepper(name, players=4, rounds="single"):
@@ -57,7 +58,9 @@ def walk_both(game, st, seed, check_every=1):
     ("official", 3, "rulebook", 2, 7),           # a match: rounds, scores, the dealer moving on
     ("classic", 4, "single", 10, 3), ("bts", 4, "single", 6, 3), ("dare", 4, "single", 8, 3),
     ("hot_death", 4, "single", 4, 5),            # stacked answers to attacks, a color chosen inside one
-    ("mario", 4, "single", 5, 3)])
+    ("mario", 4, "single", 5, 3), ("all_wild", 4, "single", 5, 3), ("attack", 3, "rulebook", 1, 3),
+    ("fifty", 4, "single", 3, 5), ("mario_kart", 4, "single", 2, 9), ("official_swap", 4, "single", 5, 3),
+    ("showdown", 2, "single", 3, 9)])
 def test_generated_steps_answer_as_the_engine_does(name, players, rounds, games, every):
     game, st = stepper(name, players, rounds)
     total = sum(walk_both(game, st, seed, every) for seed in range(games))
@@ -76,7 +79,7 @@ def test_which_rulebooks_step_and_why_the_others_do_not():
             why[name] = reason
     assert stepped == STEPPED
     assert all(reason and "Traceback" not in reason for reason in why.values())
-    assert "counters" in why["flex"] and "cannot stop at" in why["attack"] and "double-faced" in why["flip"]
+    assert "counters" in why["flex"] and "cannot stop at" in why["killer"] and "double-faced" in why["flip"]
 
 
 def test_an_observation_into_a_numpy_array_equals_the_list():

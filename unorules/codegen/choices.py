@@ -32,13 +32,17 @@ class RuleChoices:
             src(f"{var} = cands[0]")
         with src.block("else:"):
             self.count_decision()
-            with src.block(f"if {self.is_agent(p, 'greedy')}:"):
-                src(f"{var} = cands[0]")
-                with src.block("for q in cands:"):
-                    with src.block(f"if {self.hand_len('q')} < {self.hand_len(var)}:"):
-                        src(f"{var} = q")
-            with src.block("else:"):
-                src(f"{var} = cands[int(arnd() * len(cands))]")
+            if self.stepping:                # the candidates, in seat order
+                self.yield_choice("j", p, "[PLAYER_IDS[q] for q in cands]", scope.get("@atk"))
+                src(f"{var} = cands[j]")
+            else:
+                with src.block(f"if {self.is_agent(p, 'greedy')}:"):
+                    src(f"{var} = cands[0]")
+                    with src.block("for q in cands:"):
+                        with src.block(f"if {self.hand_len('q')} < {self.hand_len(var)}:"):
+                            src(f"{var} = q")
+                with src.block("else:"):
+                    src(f"{var} = cands[int(arnd() * len(cands))]")
             src(f"if log is not None: EV_CHOOSE(log, round_no, {var})")
         scope[a.get("as", "chosen")] = var           # bound for the rest of these actions, as in the env
 

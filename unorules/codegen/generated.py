@@ -319,6 +319,7 @@ def tables(game, program, counted: bool = False) -> dict:
             "RESPOND_IDS": [[space.index.get(("respond", f, None, call, None), -1) for f in range(len(r.faces))]
                             for call in (False, True)],
             "RESPOND_NONE_ID": space.index.get(("respond", None, None, False, None), -1),
+            "PLAYER_IDS": [space.index.get(("player", q, None, False, None), -1) for q in range(n)],
         })
     if counted:
         ns.update({
