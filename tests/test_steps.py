@@ -16,8 +16,8 @@ from unorules.codegen.steps import Stepper
 from unorules.errors import IllegalAction
 
 # every shipped rulebook generated code steps through today (test_which_rulebooks_step pins the list)
-STEPPED = ["all_wild", "attack", "bts", "classic", "dare", "fifty", "hot_death", "mario", "mario_kart", "official",
-           "official_swap", "rlcard", "showdown"]
+STEPPED = ["all_wild", "attack", "bts", "classic", "dare", "fifty", "hot_death", "killer", "killer_red_zero", "mario",
+           "mario_kart", "official", "official_swap", "rlcard", "showdown"]
 
 
 def stepper(name, players=4, rounds="single"):
@@ -60,7 +60,7 @@ def walk_both(game, st, seed, check_every=1):
     ("hot_death", 4, "single", 4, 5),            # stacked answers to attacks, a color chosen inside one
     ("mario", 4, "single", 5, 3), ("all_wild", 4, "single", 5, 3), ("attack", 3, "rulebook", 1, 3),
     ("fifty", 4, "single", 3, 5), ("mario_kart", 4, "single", 2, 9), ("official_swap", 4, "single", 5, 3),
-    ("showdown", 2, "single", 3, 9)])
+    ("showdown", 2, "single", 3, 9), ("killer", 4, "single", 1, 9)])       # killer: jumping in
 def test_generated_steps_answer_as_the_engine_does(name, players, rounds, games, every):
     game, st = stepper(name, players, rounds)
     total = sum(walk_both(game, st, seed, every) for seed in range(games))
@@ -79,7 +79,20 @@ def test_which_rulebooks_step_and_why_the_others_do_not():
             why[name] = reason
     assert stepped == STEPPED
     assert all(reason and "Traceback" not in reason for reason in why.values())
-    assert "counters" in why["flex"] and "cannot stop at" in why["killer"] and "double-faced" in why["flip"]
+    assert "counters" in why["flex"] and "double-faced" in why["flip"] and "`may play`" in why["emoji"]
+
+
+@pytest.mark.parametrize("include, with_", [(("jump_in",), ()), (("stacking",), ()), (("seven_o",), ()),
+                                           (("draw_to_match",), ()), ((), ("rock_paper_scissors",)),
+                                           ((), ("swap_with_fewest",)), ((), ("everyone_draws",))])
+def test_modules_and_custom_cards_step_as_the_engine_does(include, with_):
+    from unorules.engine import Game
+    from unorules.engine.compiler import compile_rulebook
+    from unorules.language.loader import load
+    game = Game(compile_rulebook(load("official", include=include, with_=with_), {}), 4, rounds="single")
+    st, why = Stepper.of(game)
+    assert st is not None, why
+    assert sum(walk_both(game, st, seed, 5) for seed in range(3)) > 60
 
 
 def test_an_observation_into_a_numpy_array_equals_the_list():

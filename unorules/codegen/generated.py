@@ -320,6 +320,12 @@ def tables(game, program, counted: bool = False) -> dict:
                             for call in (False, True)],
             "RESPOND_NONE_ID": space.index.get(("respond", None, None, False, None), -1),
             "PLAYER_IDS": [space.index.get(("player", q, None, False, None), -1) for q in range(n)],
+            # out of turn: (face, color, call) -> id, and none's id
+            "JUMP_IDS": {(k[1], k[2], k[3]): i for k, i in space.index.items() if k[0] == "jump_in" and k[1] is not None},
+            "JUMP_NONE_ID": space.index.get(("jump_in", None, None, False, None), -1),
+            "ANY_TIME_IDS": {(k[1], k[2], k[3]): i for k, i in space.index.items()
+                             if k[0] == "any_time" and k[1] is not None},
+            "ANY_TIME_NONE_ID": space.index.get(("any_time", None, None, False, None), -1),
         })
     if counted:
         ns.update({

@@ -86,7 +86,8 @@ class OutOfTurn:
     def jump_choice(self):
         """The one out of turn picks one of `jopts` or none; who does plays it instead."""
         src = self.src
-        self.out_of_turn_choice("jopts", "q")
+        self.out_of_turn_choice("jopts", "q", "[JUMP_IDS[(FACES[c], col, call)] for c, call, col in jopts]",
+                                "JUMP_NONE_ID")
         src("card, call, given = jopts[m]")
         src("if log is not None: EV_JUMP_IN(log, round_no, q, card)")
         src("p = q")
@@ -95,15 +96,21 @@ class OutOfTurn:
         src("jumped = True")
         src("break")
 
-    def out_of_turn_choice(self, opts: str, q: str):
+    def out_of_turn_choice(self, opts: str, q: str, ids: str, none_id: str):
         """q's agent picks `m`, one of `opts` or none (`m == len(opts)`: the loop over who may act
-        goes on to the next): greedy plays, with the call where it can; the others at random."""
+        goes on to the next): greedy plays, with the call where it can; the others at random.
+        Stopped at each decision, the code yields the options' ids (`ids`), then none's."""
         src = self.src
         self.count_decision()
-        with src.block(f"if {self.is_agent(q, 'greedy')}:"):
-            self.first_call(opts, 1, "m")
-        with src.block("else:"):
-            src(f"m = int(arnd() * (len({opts}) + 1))")
+        if self.stepping:
+            src(f"ids = {ids}")
+            src(f"ids.append({none_id})")
+            self.yield_choice("m", q, "ids")
+        else:
+            with src.block(f"if {self.is_agent(q, 'greedy')}:"):
+                self.first_call(opts, 1, "m")
+            with src.block("else:"):
+                src(f"m = int(arnd() * (len({opts}) + 1))")
         with src.block(f"if m == len({opts}):"):
             src("continue")
 
@@ -164,7 +171,8 @@ class OutOfTurn:
                     src("aopts.append((c, True))")
             with src.block("if not aopts:"):
                 src("continue")
-            self.out_of_turn_choice("aopts", q)
+            self.out_of_turn_choice("aopts", q, "[ANY_TIME_IDS[(FACES[c], None, call)] for c, call in aopts]",
+                                    "ANY_TIME_NONE_ID")
             src("card, call = aopts[m]")
             src("k = CKIND[card]")
             scope = {"me": q, "@who": q, "card": "card", "turn_player": "p", "@given": None}
