@@ -43,9 +43,8 @@ class Stepper:
     @staticmethod
     def of(game) -> tuple["Stepper | None", str | None]:
         """(the game's Stepper, None), or (None, why its steps run on the engine)."""
-        cached = getattr(game, "_stepper", None)
-        if cached is not None:
-            return cached
+        if game._stepper is not None:           # made once per game
+            return game._stepper
         try:
             found = (Stepper(game), None)
         except NotCovered as e:
