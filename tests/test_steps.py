@@ -129,12 +129,18 @@ def test_an_illegal_action_is_refused_by_name_and_a_finished_game_takes_none():
         s.apply_action(legal[0])
 
 
+def played(st, seed, moves):
+    """A stepped game of this seed after `moves` random legal actions, and the random stream."""
+    s = st.new_state(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        s.apply_action(rng.choice(s.legal_action_ids()))
+    return s, rng
+
+
 def test_a_clone_is_the_same_position_and_goes_its_own_way():
     game, st = stepper("official", 4)
-    s = st.new_state(9)
-    rng = random.Random(9)
-    for _ in range(25):
-        s.apply_action(rng.choice(s.legal_action_ids()))
+    s, _ = played(st, 9, 25)
     c = s.clone()
     assert c.history() == s.history() and c.legal_action_ids() == s.legal_action_ids()
     assert c.observation_tensor(c.current_player()) == s.observation_tensor(s.current_player())
@@ -145,10 +151,7 @@ def test_a_clone_is_the_same_position_and_goes_its_own_way():
 
 def test_the_engine_state_of_a_stepped_game_is_its_position_and_keeps_in_step():
     game, st = stepper("official", 4)
-    s = st.new_state(3)
-    rng = random.Random(3)
-    for _ in range(30):
-        s.apply_action(rng.choice(s.legal_action_ids()))
+    s, rng = played(st, 3, 30)
     e = s.engine_state()
     for _ in range(40):
         if s.terminal:

@@ -13,9 +13,7 @@ A StepState has the State methods the learning adapters call (`current_player`,
 for what needs the engine (an engine agent, a search)."""
 from __future__ import annotations
 
-import operator
-
-from unorules.engine.spaces import HISTORY
+from unorules.engine.spaces import HISTORY, seat_argument
 from unorules.engine.types import NO_COLOR, TERMINAL
 from unorules.errors import IllegalAction
 from .expressions import NotCovered
@@ -172,14 +170,8 @@ class StepState:
         game fills (generator.check_steppable refuses what sets the others). Into `out` (zeros of
         the layout's size), else a list."""
         st = self.stepper
-        if type(p) is not int or not 0 <= p < self.n:
-            try:
-                seat = operator.index(p)          # a whole number (numpy's too), never a bool
-            except TypeError:
-                seat = None
-            if seat is None or isinstance(p, bool) or not 0 <= seat < self.n:
-                raise ValueError(f"`p` is a seat from 0 to {self.n - 1}, not {p!r}")
-            p = seat
+        if type(p) is not int or not 0 <= p < self.n:      # (a plain seat, the adapters' case, goes straight on)
+            p = seat_argument("p", p, self.n)
         size = st.layout.size
         if out is not None and len(out) != size:
             raise ValueError(f"`out` has {len(out)} places; the observation has {size}")

@@ -366,6 +366,19 @@ class GameSpaces:
         return self.state_from_history(seed, history, drawn)
 
 
+def seat_argument(name: str, p, n: int) -> int:
+    """A player argument of the learning API: a seat of a game of n players (never a negative
+    index, which would read another seat's hidden hand)."""
+    import operator
+    try:
+        seat = operator.index(p)               # a whole number (numpy's too), never a bool
+    except TypeError:
+        seat = None
+    if seat is None or isinstance(p, bool) or not 0 <= seat < n:
+        raise ValueError(f"`{name}` is a seat from 0 to {n - 1}, not {p!r}")
+    return seat
+
+
 class StateSpaces:
     """State's side of the learning API (mixed into State)."""
 
@@ -412,16 +425,7 @@ class StateSpaces:
         return observation_tensor(self, self._seat_argument("p", p), out)
 
     def _seat_argument(self, name: str, p) -> int:
-        """A player argument of the learning API: a seat of this game (never a negative index,
-        which would read another seat's hidden hand)."""
-        import operator
-        try:
-            seat = operator.index(p)               # a whole number (numpy's too), never a bool
-        except TypeError:
-            seat = None
-        if seat is None or isinstance(p, bool) or not 0 <= seat < self.n:
-            raise ValueError(f"`{name}` is a seat from 0 to {self.n - 1}, not {p!r}")
-        return seat
+        return seat_argument(name, p, self.n)
 
     def history(self) -> list[int]:
         """The action ids applied since `new_initial_state(seed)`, chance outcomes included."""
