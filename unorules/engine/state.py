@@ -20,12 +20,24 @@ from .table import Table
 from .types import CHANCE, MAX_STEPS, MAX_TRIGGER_DEPTH, MAX_TURN_DECISIONS, NO_COLOR, TERMINAL, Action, Decision
 from .views import StateViews
 
-# State's lists that hold only numbers or immutable tuples, and lists of such lists (clone)
+# What State.__deepcopy__ copies by hand: lists that hold only numbers or immutable tuples, lists
+# of such lists, dicts of numbers or immutable tuples, dicts of numbers or lists of numbers; and the
+# attributes that only ever hold numbers, flags, names or None (tests/test_clone.py checks these).
 _FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "out", "places", "round_winners",
                "pending_winners", "rounds_won", "skips", "exposed", "turns_per_round", "drawn_per_round", "last_turn",
-               "recent_plays", "_history", "_chance_drawn")
+               "recent_plays", "_history", "_chance_drawn", "aside", "winners")
 _LISTS_OF_FLAT_LISTS = ("hands", "piles", "fronts")
-
+_FLAT_DICTS = ("counts", "judged", "open_hands")
+_DICTS_OF_FLAT = ("memory", "set_at")
+_SCALARS = ("n", "ncards", "side", "color", "direction", "current", "dealer", "pile", "round", "turns", "game_turns",
+            "turn_first_decision", "turn_serial", "turn_draws", "depth", "streak", "new_decks", "_seed",
+            "first_card", "redraw", "terminal", "several_piles", "shares_deck", "_pile_loop", "leader", "next_dealer",
+            "next_leader", "next_override", "false_caller", "round_winner", "winner", "outcome",
+            "_rng_when_asked")      # a tuple of numbers
+_SHARED = ("game", "rules", "team_of")
+_SHARED_DECK = frozenset(("card_faces", "ccolor", "ckind", "_match", "_views"))   # when shares_deck
+_BY_HAND = frozenset(_FLAT_LISTS + _LISTS_OF_FLAT_LISTS + _FLAT_DICTS + _DICTS_OF_FLAT + _SCALARS + _SHARED
+                     + ("shown", "tracked_players", "rng"))
 
 class State(Table, StateViews, StateSpaces):
     def __init__(self, game, seed: int):
@@ -301,33 +313,46 @@ class State(Table, StateViews, StateSpaces):
 
     def __deepcopy__(self, memo):
         """An independent copy of the play; what belongs to the game factory (its rules, and the
-        deck's tables every game of it shares, never changed in place) is shared, not copied."""
+        deck's tables every game of it shares, never changed in place) is shared, not copied.
+
+        A search clones a state thousands of times a second, and deepcopy walks every element, so
+        what the State's own attributes hold is copied by hand, by what they are (the lists above):
+        numbers shared, lists of numbers and of immutable tuples copied flat, and only the rest
+        (the agenda, the decision, an attack, an error, anything not named here) deep. Each copy
+        goes into the memo, so what else refers to a list (the discard pile is one of the piles,
+        an env may be in the agenda and the decision) refers to the copy."""
         new = State.__new__(State)
         memo[id(self)] = new
         memo.setdefault(id(self.game), self.game)
         memo.setdefault(id(self.rules), self.rules)
         memo.setdefault(id(self.team_of), self.team_of)
-        if self.shares_deck:
-            for table in (self.card_faces, self.ccolor, self.ckind, self._match, self._views):
-                memo.setdefault(id(table), table)
-        # Lists of numbers and of immutable tuples (the history's actions) are copied flat: a
-        # deepcopy walks every element, and a search clones a state thousands of times a second.
-        # Each copy goes into the memo, so what else refers to the list (the discard pile is one
-        # of the piles) refers to the copy.
         d = self.__dict__
+        nd = new.__dict__
+        nd.update(d)                 # the scalars and the shared tables as they are; the rest is replaced below
         for k in _FLAT_LISTS:
             v = d[k]
-            memo[id(v)] = v[:]
+            nd[k] = memo[id(v)] = v[:]
         for k in _LISTS_OF_FLAT_LISTS:
             v = d[k]
-            memo[id(v)] = [memo.setdefault(id(x), x[:]) for x in v]
-        rng = random.Random()
+            nd[k] = memo[id(v)] = [memo.setdefault(id(x), x[:]) for x in v]
+        for k in _FLAT_DICTS:
+            v = d[k]
+            nd[k] = memo[id(v)] = v.copy()
+        for k in _DICTS_OF_FLAT:
+            v = d[k]
+            nd[k] = memo[id(v)] = {key: memo.setdefault(id(x), x[:]) if type(x) is list else x
+                                   for key, x in v.items()}
+        nd["shown"] = {p: {q: cards[:] for q, cards in seen.items()} for p, seen in self.shown.items()}
+        nd["tracked_players"] = set(self.tracked_players)
+        rng = nd["rng"] = random.Random.__new__(random.Random)     # unseeded: setstate gives it the whole state
         rng.setstate(self.rng.getstate())
-        memo[id(self.rng)] = rng
-        if self._rng_when_asked is not None:      # a tuple of numbers: shared
-            memo[id(self._rng_when_asked)] = self._rng_when_asked
-        for k, v in d.items():
-            setattr(new, k, copy.deepcopy(v, memo))
+        if self.shares_deck:
+            rest = d.keys() - _BY_HAND - _SHARED_DECK
+        else:
+            rest = d.keys() - _BY_HAND
+        deepcopy = copy.deepcopy
+        for k in rest:
+            nd[k] = deepcopy(d[k], memo)
         return new
 
     def fire(self, event, env, card=None):

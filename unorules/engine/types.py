@@ -5,6 +5,7 @@ A card, a colour, a kind and a seat are ints; NO_COLOR is the colour of a card w
 """
 from __future__ import annotations
 
+import copy
 from typing import Callable, NamedTuple
 
 NO_COLOR = -1
@@ -25,6 +26,9 @@ class Action(NamedTuple):
     color: int | None = None   # a play that also answers the card's first color choice
     pile: int | None = None    # the discard pile a play goes on, where the rulebook has several
 
+    def __deepcopy__(self, memo):      # immutable all through (values are numbers, names, tuples of cards)
+        return self
+
 
 DRAW = Action("draw", None)
 KEEP = Action("keep", None)
@@ -38,6 +42,13 @@ class Decision:
 
     def __init__(self, kind, player, options, resume, env, probs=None):
         self.kind, self.player, self.options, self.resume, self.env, self.probs = kind, player, options, resume, env, probs
+
+    def __deepcopy__(self, memo):
+        """The options are immutable Actions and the resume a function: only the env is copied deep."""
+        new = Decision(self.kind, self.player, self.options[:], self.resume, copy.deepcopy(self.env, memo),
+                       None if self.probs is None else self.probs[:])
+        memo[id(self)] = new
+        return new
 
 
 class Attack:
