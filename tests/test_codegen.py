@@ -312,7 +312,7 @@ deck {{
 
 
 def test_hostile_names_and_strings_cannot_change_the_generated_source(tmp_path):
-    sources, counted = [], []
+    sources, counted, entered = [], [], []
     for names in (BENIGN, HOSTILE):
         path = tmp_path / f"{len(sources)}.uno"
         path.write_text(named_rulebook(names), encoding="utf-8")
@@ -320,9 +320,11 @@ def test_hostile_names_and_strings_cannot_change_the_generated_source(tmp_path):
         program = same_games(spec, games=10)             # it runs, and plays the engine's games
         sources.append(program.source)
         counted.append(Program(program.game, ("random",) * 3, "counted").source)
-    assert sources[0] == sources[1] and counted[0] == counted[1]     # the same shape, byte for byte
+        entered.append(Program(program.game, ("greedy",) * 3, entry=True).source)    # a search's playouts
+    assert sources[0] == sources[1] and counted[0] == counted[1] and entered[0] == entered[1]   # byte for byte
     assert "FMASK" in counted[1]              # the wild's face predicate became a table of face masks
-    for source in (sources[1], counted[1]):
+    assert "def play_from(START" in entered[1]
+    for source in (sources[1], counted[1], entered[1]):
         assert_only_made_names(source)
 
 

@@ -21,9 +21,10 @@ where the evidence is clear: an immediate win, a card that must not be kept, a b
 from __future__ import annotations
 
 import math
-import random
 import time
 
+from unorules.engine.turns import advance
+from unorules.engine.types import PAUSED
 from .base import Agent, add_budgeted, make_agent
 from .belief import Belief
 
@@ -31,11 +32,28 @@ PLAYOUT_STEPS = 400            # a playout that runs this long without the round
 DEFAULT_DETERMINIZATIONS = 20  # `ismcts` without a budget: each plays out every legal action (about 0.07 s in official)
 
 
-def _playout(s, rng, policy, me, rounds: int) -> float:
+# Generated playouts come from codegen (codegen/playouts.py), a stage beside this one that this one
+# may not import: what builds the runs and the environments (unorules.runs, unorules.envs) hands
+# its `playouts_for` in. Without it, or where the generator does not cover the rules, the engine
+# plays the playouts whole.
+_playouts_for = None
+
+
+def use_generated_playouts(playouts_for):
+    """Let searches hand their playouts to generated code: `playouts_for(game, policy_name)` gives
+    an object with `can_enter(state)` and `play_from(state, seed)`, or a string saying why not."""
+    global _playouts_for
+    _playouts_for = playouts_for
+
+
+def _playout(s, policy, me, rounds: int, fast=None, seed=None) -> float:
     """Play on to the end of the round (the state had ended `rounds` rounds), every seat by the
     playout policy (the greedy heuristic by default); me's return. A round that ends the game
     counts the game's returns; one that does not counts as the game's returns would if it had
-    been the last (a match's later rounds are not played)."""
+    been the last (a match's later rounds are not played). Chance is drawn on the state's own
+    generator (as `simulate` draws it). `fast`: the game's generated playouts, which play on
+    from the first point between turns where the State (paused there) can be handed on; the
+    engine's PLAYOUT_STEPS bound the engine's part, the turn cap the rest."""
     for step in range(PLAYOUT_STEPS + 1):
         if s.terminal:
             return s.returns()[me]
@@ -44,15 +62,29 @@ def _playout(s, rng, policy, me, rounds: int) -> float:
         if step == PLAYOUT_STEPS:
             return 0.0
         d = s.decision
+        if d is PAUSED:
+            if fast.can_enter(s):
+                outcome, winner, round_winner = fast.play_from(s, seed)
+                if outcome is None or outcome == "win":
+                    return _winner_return(s, me, round_winner if outcome is None else winner)
+                return 0.0                   # stalled or an error: no winner
+            s.decision = None                # not a position generated code holds: on to the next pause
+            advance(s)
+            s.run()
+            continue
         if d.probs is not None:
-            s.apply_unchecked(rng.choices(d.options, d.probs)[0])
+            s.apply_unchecked(s.rng.choices(d.options, d.probs)[0])
             continue
         s.apply_unchecked(policy.act(s, d.options))
 
 
 def _round_return(s, me) -> float:
     """+1 if me's team won the round just ended, else the losers' share (State.returns' shape)."""
-    w = s.round_winner
+    return _winner_return(s, me, s.round_winner)
+
+
+def _winner_return(s, me, w) -> float:
+    """+1 if me is on w's team, else the losers' share of -1 (State.returns' shape); 0 for no winner."""
     if w is None:
         return 0.0
     team = s.team_of
@@ -68,8 +100,11 @@ class ISMCTSAgent(Agent):
     needs_state = True
 
     def __init__(self, rng=0, determinizations: int = DEFAULT_DETERMINIZATIONS, seconds: float | None = None,
-                 confidence: float | None = 2.0, playout: str = "greedy", infer: bool = True):
+                 confidence: float | None = 2.0, playout: str = "greedy", infer: bool = True, generated: bool = True):
+        """`generated`: play the playouts on in generated code where the rules allow (codegen/playouts.py)."""
         super().__init__(rng)
+        self.generated = generated
+        self.slow_why = None                         # why the playouts run on the engine, when they do
         self.determinizations, self.seconds, self.confidence = determinizations, seconds, confidence
         self.infer = infer
         self.belief = None                           # belief.Belief, once it follows a game
@@ -93,12 +128,26 @@ class ISMCTSAgent(Agent):
             self.belief = Belief(me, self.policy)
         self.belief.follow(state)
 
+    def fast_playouts(self, game):
+        """The game's generated playouts for this search's policy, or None (and `slow_why` says why)."""
+        if not self.generated or _playouts_for is None:
+            self.slow_why = "generated playouts are off" if not self.generated else "no generated playouts here"
+            return None
+        fast = _playouts_for(game, self.policy.name)
+        if isinstance(fast, str):
+            self.slow_why = fast
+            return None
+        self.slow_why = None
+        return fast
+
     def _value(self, det, action, seed, me) -> float:
         s = det.clone()
         s.rng.seed(seed)
         rounds = len(s.turns_per_round)
+        fast = self.fast_playouts(s.game)
+        s.pause_before_turn = fast is not None
         s.apply_unchecked(action)
-        return _playout(s, random.Random(seed), self.policy, me, rounds)
+        return _playout(s, self.policy, me, rounds, fast, seed)
 
     def gains(self, state, legal):
         """For each legal action's id: (determinizations, mean gain over the default, its standard

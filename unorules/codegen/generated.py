@@ -51,14 +51,15 @@ class Program:
     """A game's generated simulator: `play(seed, agent_names)` plays the game the engine would play
     with that seed and those agents (simulation.play_one) and returns a GameRecord."""
 
-    def __init__(self, game, agents: tuple, representation: str = "cards", rng=None):
+    def __init__(self, game, agents: tuple, representation: str = "cards", rng=None, entry: bool = False):
         """`rng`: the class of each game's random streams (random.Random; native.rng.SplitMix for
-        the native simulator's reference, which plays the native code's games)."""
+        the native simulator's reference, which plays the native code's games). `entry`: the code
+        is `play_from`, which goes on from a position between turns (playouts.py)."""
         self.game = game
         self.agents = tuple(agents)
         self._codes, self._names = tuple(AGENT_CODES.get(n, -1) for n in agents), None
         self.representation = representation
-        src = generate(game, agents, representation)
+        src = generate(game, agents, representation, entry)
         self.source = src.text()
         self.where = src.where
         self.texts = list(src.texts)
@@ -70,7 +71,10 @@ class Program:
             namespace["RANDOM"] = rng
         self.namespace = namespace
         exec(compile(self.source, self.filename, "exec"), namespace)
-        self._play, self._play_quiet = namespace["play"], namespace["play_quiet"]
+        if entry:
+            self.play_from = namespace["play_from"]
+        else:
+            self._play, self._play_quiet = namespace["play"], namespace["play_quiet"]
 
     def play(self, seed: int, names, log: bool = False) -> GameRecord:
         """`log`: keep the event log (`play`), else play the same game without it (`play_quiet`)."""

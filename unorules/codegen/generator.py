@@ -158,6 +158,14 @@ def check_steppable(game):
             raise NotCovered(NOT_STEPPED_ACTIONS[node["kind"]])
 
 
+def check_enterable(game):
+    """What code entered between turns cannot take from an engine State: counters, seats moved."""
+    if game.rules.counters:
+        raise NotCovered("counters (code entered between turns does not take them from a position)")
+    if any(node.get("kind") == "swap_seats" for node in _walk_nodes(game.rules.ir)):
+        raise NotCovered("swapping seats (code entered between turns does not take them from a position)")
+
+
 def check_agents(agents):
     if EXTERNAL in agents:
         if set(agents) != {EXTERNAL}:
@@ -204,13 +212,19 @@ class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow, 
     generated), a refill puts the discards back unshuffled; and one random generator per game
     serves the deck and the agents."""
 
-    def __init__(self, game, agents, representation: str = "cards"):
+    def __init__(self, game, agents, representation: str = "cards", entry: bool = False):
+        """`entry`: write `play_from` instead, which goes on from a position between two turns of a
+        round (the locals ENTRY_LOCALS names, as playouts.py takes them from an engine State) to the
+        round's end, and returns (outcome, winner, the round's winner): a search's playouts."""
         if representation not in REPRESENTATIONS:
             raise ValueError(f"representation is one of {REPRESENTATIONS}, not {representation!r}")
         self.counted = representation == "counted"
         self.face_order = representation != "cards"
         # every choice made outside: the code yields at each decision, on the engine's cards
         self.stepping = EXTERNAL in agents
+        self.entry = entry
+        if entry and (self.stepping or representation != "cards"):
+            raise ValueError("code entered between turns holds cards and makes every choice itself")
         if self.stepping and representation != "cards":
             raise ValueError("code stopped at each decision holds cards (representation \"cards\")")
         self.option_counts = face_option_counts(game) if self.counted else None
@@ -386,14 +400,16 @@ def _walk_names(node):
     return (n for n in _walk_nodes(node) if n.get("kind") == "name" and isinstance(n.get("name"), str))
 
 
-def generate(game, agents: tuple = ("random",), representation: str = "cards") -> Source:
+def generate(game, agents: tuple = ("random",), representation: str = "cards", entry: bool = False) -> Source:
     """The source of `play(seed, AG, log, tracked)` for this game and these seats' agents, its hands
     held as `representation` says (Generator); raises NotCovered with the reason when some
     construct has no translation."""
     check_covered(game)
     if EXTERNAL in agents:
         check_steppable(game)
-    src = Generator(game, agents, representation).generate()
+    if entry:
+        check_enterable(game)
+    src = Generator(game, agents, representation, entry).generate()
     check_agents(agents)                 # after the rules: a reason about the rules comes first
     if EXTERNAL in agents:               # a choice the code still makes itself: a decision it cannot stop at
         for line, where in zip(src.lines, src.where):

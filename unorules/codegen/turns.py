@@ -21,6 +21,12 @@ STEPPED_HOT_TABLES = ("PID", "DRAW_ID")      # and these, where the code stops a
 COUNTED_HOT_TABLES = ("BIT", "FACES_TO", "HELD", "RULED_FACES", "NOPT_MASKS", "NOPT_MASKS_CALL")    # and these, with hands counted
 
 
+# the locals of a position between two turns that play_from starts from, in order (playouts.py)
+ENTRY_LOCALS = ("hands", "pile", "discard", "scores", "dealer", "round_no", "exposed", "tserial", "game_turns",
+                "first_card", "lastturn", "direction", "color", "skips", "streak", "override", "current", "turns",
+                "leader")
+
+
 class TurnFlow:
     # ---- the game ----------------------------------------------------------------------------
     def generate(self):
@@ -45,7 +51,11 @@ class TurnFlow:
             src("return True")
         hot = ", ".join(f"{t}={t}" for t in HOT_TABLES + (COUNTED_HOT_TABLES if self.counted else ())
                         + (STEPPED_HOT_TABLES if self.stepping else ()))
-        for quiet in (False, True):        # `play` keeps the event log; `play_quiet` is the same without it
+        if self.entry:                     # a playout: from a position between turns, no event log
+            src.quiet = True
+            with src.block(f"def play_from(START, rng, arng, AG, tracked, {hot}):"):
+                self.body(turn, sc, single)
+        for quiet in (() if self.entry else (False, True)):   # `play` keeps the event log; `play_quiet` not
             src.quiet = quiet
             with src.block(f"def {'play_quiet' if quiet else 'play'}(seed, AG, log, tracked, {hot}):"):
                 self.body(turn, sc, single)
@@ -62,7 +72,9 @@ class TurnFlow:
     def body(self, turn, sc, single):
         """The body of a `play` function: the game's state as locals, the rounds, the result."""
         src = self.src
-        if self.face_order:                  # one generator for the deck and the agents
+        if self.entry:
+            self.entry_prologue()
+        elif self.face_order:                # one generator for the deck and the agents
             src("rnd = arnd = RANDOM(seed).random")
         elif self.stepping:                  # the choices are made outside
             src("rnd = RANDOM(seed).random")
@@ -73,27 +85,31 @@ class TurnFlow:
         else:
             src("rnd = RANDOM(seed).random")
             src("arnd = RANDOM(seed + 1).random")
-        if self.counted:
+        if self.entry:
+            pass
+        elif self.counted:
             self.empty_hands()
             src("pile = list(DECK)")
         else:
             src("hands = [[] for _ in range(N)]")
             src("pile = list(range(NCARDS))")
-        src("discard = []")
-        src("scores = [0] * N")
-        if self.moves_seats:                 # swap seats: who sits where, and so each seat's agent
-            src("seats = list(range(N))")
-            src("AG = list(AG)")
-        src("dealer = N - 1")
-        src("round_no = 0")
+        if not self.entry:
+            src("discard = []")
+            src("scores = [0] * N")
+            if self.moves_seats:                 # swap seats: who sits where, and so each seat's agent
+                src("seats = list(range(N))")
+                src("AG = list(AG)")
+            src("dealer = N - 1")
+            src("round_no = 0")
         src("drawn = plays = reshuffles = decisions = turn_decisions = challenges = challenges_won = catches = 0")
-        src("exposed = []")
-        src("tserial = 0")
-        src("game_turns = 0")
-        src("first_card = False")          # State.__init__: read before any card is turned up (`on round_start`)
-        src("lastturn = [-1] * N")
-        for c in self.rules.counters:
-            self.reset_counter(c)
+        if not self.entry:
+            src("exposed = []")
+            src("tserial = 0")
+            src("game_turns = 0")
+            src("first_card = False")          # State.__init__: read before any card is turned up (`on round_start`)
+            src("lastturn = [-1] * N")
+            for c in self.rules.counters:
+                self.reset_counter(c)
         src("turns_per_round = []")
         src("drawn_per_round = []")
         src("winner = None")
@@ -112,17 +128,38 @@ class TurnFlow:
             src("if log is not None: EV_ERROR(log, round_no, error)")
         if self.stepping:                    # the last stop: the game's end, as an observation reads it
             src(f"yield (TERMINAL, [], {STOP_STATE}, None)")
+        if self.entry:                       # outcome None: the round is over and the game goes on
+            src("return outcome, winner, round_winner")
+            return
         src("return RESULT(outcome, winner, error, round_no, scores, turns_per_round, drawn_per_round, "
             "drawn, plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log"
             + (", seats)" if self.moves_seats else ")"))
 
+    def entry_prologue(self):
+        """play_from's locals: the position's (ENTRY_LOCALS, as playouts.py takes them from a State),
+        the random streams of the deck and of the agents, no event log."""
+        src = self.src
+        src(f"{', '.join(ENTRY_LOCALS)} = START")
+        src("rnd = rng.random")
+        src("arnd = arng.random")
+        src("log = None")
+        src("round_winner = None")
+        src("entering = True")               # the first round's set-up and first turn's advance are done
+
     def round(self, turn, sc, single):
         src, r, x = self.src, self.rules, self.x
-        src("round_no += 1")
+        if self.entry:
+            with src.block("if not entering:"):
+                src("round_no += 1")
+        else:
+            src("round_no += 1")
         src("stalled = False")
         src("tfirst = decisions")            # rounds.begin_round: the decisions' count for MAX_TURN_DECISIONS
         src("try:")                          # to the end of the turns: count_decision may end the round stalled
         src.depth += 1
+        if self.entry:                       # the round is under way: straight to the turns
+            src("if not entering:")
+            src.depth += 1
         src("turns = 0")
         with src.block("if round_no > 1:"):
             if self.counted:                 # every card is back: the deck in card order
@@ -199,6 +236,9 @@ class TurnFlow:
             self.effects("turn_up", {"me": "first", "@who": "first", "card": "card", "@given": None})
             with src.block("if not redraw:"):
                 src("break")
+        if self.entry:
+            src.depth -= 1
+            src("entering = False")
         # the turns
         with src.block("while True:"):
             with src.block("if override >= 0:"):
@@ -418,6 +458,8 @@ class TurnFlow:
         src, x = self.src, self.x
         src("turns_per_round.append(turns)")
         src("drawn_per_round.append(drawn - sum(drawn_per_round))")
+        if self.entry:
+            src("round_winner = None if stalled else winner")
         with src.block("if stalled:"):
             src(f"if log is not None: EV_ROUND_END(log, round_no, None, {literal(REASON_STALLED)})")
             src("winner = None")
@@ -474,6 +516,9 @@ class TurnFlow:
             src("winner = None")
             src("outcome = OUTCOME_NAMES[1]")
             src(f"if log is not None: EV_GAME_END(log, round_no, None, {literal(OUTCOME_STALLED)})")
+            src("break")
+        if self.entry:                       # a playout ends with its round
+            src("outcome = None")
             src("break")
 
     def finish(self):

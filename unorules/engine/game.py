@@ -59,6 +59,7 @@ class Game(GameSpaces):
         self.false_call = rules.false_calls.get(self.declaration[0]) if self.declaration else None
         self._action_space = self._observation_layout = None     # spaces.py: built when first asked for
         self._stepper = None         # (generated code stopped at each decision, or None; why not): codegen/steps.py
+        self._playouts = {}          # playout policy -> a search's playouts in generated code, or why not (codegen/playouts.py)
         self._actions: dict = {}             # (card count, side) -> the play actions of every card
         self._deck_faces = None              # the deck's faces per side, when every game has the same
         self._side_tables: dict = {}         # side -> State.set_side's tables, for that deck

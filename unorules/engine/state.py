@@ -32,7 +32,7 @@ _DICTS_OF_FLAT = ("memory", "set_at")
 _SCALARS = ("n", "ncards", "side", "color", "direction", "current", "dealer", "pile", "round", "turns", "game_turns",
             "turn_first_decision", "turn_serial", "turn_draws", "depth", "streak", "new_decks", "_seed",
             "first_card", "redraw", "terminal", "several_piles", "shares_deck", "_pile_loop", "leader", "next_dealer",
-            "next_leader", "next_override", "false_caller", "round_winner", "winner", "outcome",
+            "next_leader", "next_override", "false_caller", "round_winner", "winner", "outcome", "pause_before_turn",
             "_rng_when_asked")      # a tuple of numbers
 _SHARED = ("game", "rules", "team_of")
 _SHARED_DECK = frozenset(("card_faces", "ccolor", "ckind", "_match", "_views"))   # when shares_deck
@@ -81,6 +81,7 @@ class State(Table, StateViews, StateSpaces):
         self.attack = None                # the types.Attack under way
         self.judged: dict[int, tuple] = {}        # card -> (player, color then, (round, play)): a `legal when` judged
         self.agenda: list[tuple] = []
+        self.pause_before_turn = False             # stop between turns (types.PAUSED): a search's playouts
         self.decision: Decision | None = None
         self.log: list[dict] | None = [] if game.log_events else None
         self.streak = 0

@@ -6,12 +6,15 @@ from __future__ import annotations
 from .primitives import _draw_until
 from .rounds import end_round
 from .state import State
-from .types import DRAW, KEEP, MAX_GAME_TURNS, PASS, Action, Decision
+from .types import DRAW, KEEP, MAX_GAME_TURNS, PASS, PAUSED, Action, Decision
 
 
 def advance(s: State):
     if s.pending_winners:                   # `win round`: the round ends once the play that said it is over
         end_round(s, s.pending_winners[0])
+        return
+    if s.pause_before_turn:                 # a playout goes on from here in generated code (types.PAUSED)
+        s.decision = PAUSED
         return
     if s.next_override is not None:
         nxt, s.next_override = s.next_override, None

@@ -51,6 +51,11 @@ class Decision:
         return new
 
 
+# where a State with `pause_before_turn` stops: between two turns, before the next player is found
+# (turns.advance). A search's playout hands the game on to generated code there (codegen/playouts.py).
+PAUSED = Decision("pause", None, [], None, None)
+
+
 class Attack:
     __slots__ = ("attacker", "target", "penalty", "body", "kind", "card", "legal", "state", "passed", "env",
                  "hooked", "hooks")

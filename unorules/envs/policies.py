@@ -15,6 +15,10 @@ from __future__ import annotations
 import random
 
 from unorules.agents.base import make_agent
+from unorules.agents.search import use_generated_playouts
+from unorules.codegen.playouts import playouts_for
+
+use_generated_playouts(playouts_for)       # a search's playouts go on in generated code (agents/search.py)
 
 
 class Policy:

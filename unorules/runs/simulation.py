@@ -7,9 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from unorules.agents.base import make_agents
+from unorules.agents.search import use_generated_playouts
+from unorules.codegen.playouts import playouts_for
 from unorules.engine import Game
 from unorules.engine.compiler import compile_rulebook
 from .stats import Summary
+
+use_generated_playouts(playouts_for)       # a search's playouts go on in generated code (agents/search.py)
 
 SEED_MIX = 0x9E3779B1
 
