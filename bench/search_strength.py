@@ -12,6 +12,7 @@ the other hands at random, without what the public play tells of them (unorules/
 
     python bench/search_strength.py --games 200 --determinizations 10 --see hands
     python bench/search_strength.py --games 200 --agent greedy
+    python bench/search_strength.py --playout-speed
 """
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def one(job):
     if args.agent == "search":
         budget = {"seconds": args.seconds} if args.seconds else {"determinizations": args.determinizations}
         me = SeeingSearch(random.Random(seed + 1), args.see, confidence=None if args.unguarded else args.confidence,
-                          infer=not args.no_infer, **budget)
+                          infer=not args.no_infer, generated=not args.engine_playouts, **budget)
     else:
         me = make_agent(args.agent, random.Random(seed + 1))
     agents = [me] + [make_agent("greedy", random.Random(seed + k)) for k in (2, 3, 4)]
@@ -83,6 +84,43 @@ def one(job):
             continue
         s.apply_unchecked(agents[d.player].act(s, d.options))
     return 0 in s.winners
+
+
+def playout_speed(args):
+    """Playouts a second, the engine's against generated code's (codegen/playouts.py), from the same
+    positions (decisions of seat 0 in greedy games of official), the same determinizations and
+    seeds, in alternating windows of one process; the median of the windows' ratios."""
+    import statistics
+    game = make_game(RunSpec("official", players=4, agents=("greedy",), rounds="single"))
+    positions, rng = [], random.Random(args.seed)
+    greedy = make_agent("greedy", random.Random(1))
+    for g in range(40):
+        s = game.new_state(game_seed(args.seed, g))
+        while not s.terminal:
+            d = s.decision
+            if d.probs is not None:
+                s.apply_unchecked(s.rng.choices(d.options, d.probs)[0])
+                continue
+            if len(d.options) > 1 and rng.random() < 0.3:
+                det = s.resample_hidden(d.player, rng)
+                positions.append((det, rng.choice(det.decision.options), rng.random(), d.player))
+            s.apply_unchecked(greedy.act(s, d.options))
+    searches = {"engine": ISMCTSAgent(1, generated=False), "generated": ISMCTSAgent(1)}
+    rates = {k: [] for k in searches}
+    for _ in range(args.repeats):
+        for label, search in searches.items():
+            t, n = time.perf_counter(), 0
+            while time.perf_counter() - t < args.window:
+                for det, action, seed, me in positions:
+                    search._value(det, action, seed, me)
+                n += len(positions)
+            rates[label].append(n / (time.perf_counter() - t))
+    why = searches["generated"].slow_why
+    print(f"{len(positions)} positions of official (4 players), greedy playouts to the round's end"
+          + (f"; generated playouts not used: {why}" if why else ""))
+    for label, r in rates.items():
+        ratio = statistics.median(a / b for a, b in zip(r, rates["engine"]))
+        print(f"  {label:<10} {statistics.median(r):>8,.0f} playouts/s   {ratio:.2f}x the engine's")
 
 
 def main():
@@ -97,7 +135,15 @@ def main():
     ap.add_argument("--no-infer", action="store_true", help="deal the other hands without what the public play tells")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--engine-playouts", action="store_true", help="play the search's playouts on the engine only")
+    ap.add_argument("--playout-speed", action="store_true",
+                    help="measure playouts a second, engine against generated code, and stop")
+    ap.add_argument("--repeats", type=int, default=5, help="--playout-speed: alternating windows")
+    ap.add_argument("--window", type=float, default=2.0, help="--playout-speed: seconds a window")
     args = ap.parse_args()
+    if args.playout_speed:
+        playout_speed(args)
+        return
     start = time.time()
     with Pool(args.workers) as pool:
         won = sum(pool.map(one, [(i, args) for i in range(args.games)], chunksize=1))
