@@ -22,6 +22,16 @@ def test_named_rules_that_each_do_the_next_twice_are_refused_past_the_block_dept
     assert "U0404" in codes_of(p)
 
 
+def test_checking_rules_that_each_do_the_next_twice_walks_each_rule_a_few_times_not_two_to_the_depth(tmp_path, monkeypatch):
+    from unorules.language import nesting
+    walks = []
+    real = nesting.NestingChecks._nest
+    monkeypatch.setattr(nesting.NestingChecks, "_nest", lambda self, actions, *rest: (walks.append(1), real(self, actions, *rest))[1])
+    rules = "\n".join(f"rule r{i}: do r{i + 1}; do r{i + 1}" for i in range(16)) + "\nrule r16: draw 1"
+    codes_of(house(tmp_path, rules + "\ncard skip { action points 20 on play: do r0 }"))
+    assert 0 < len(walks) < 2_000          # 2^16 = 65,536 walks before the walk remembered what it had seen
+
+
 def test_a_rule_that_expands_too_far_runs_on_the_engine_which_stops_it_at_its_rule(tmp_path, monkeypatch):
     import unorules.engine.state as state
     monkeypatch.setattr(state, "MAX_STEPS", 2_000)          # the engine's bound, made small

@@ -38,10 +38,18 @@ class NestingChecks:
         lists += [ir["setup"]["cut"]["actions"]] if "cut" in ir.get("setup", {}) else []
         lists += [r["actions"] for r in ir.get("rules", [])]
         reported: set[int] = set()
+        walked: set[tuple] = set()
         for actions in lists:
-            self._nest(actions, 0, 0, reported, ())
+            self._nest(actions, 0, 0, reported, (), walked)
 
-    def _nest(self, actions, loops, blocks, reported, doing, repeating=False):
+    def _nest(self, actions, loops, blocks, reported, doing, walked, repeating=False):
+        """Report what nests too deep in `actions`, entered `loops` loops and `blocks` blocks deep.
+        A list walked before at the same depths, through the same named rules, reports nothing new:
+        it is walked once (rules that each do the next twice would otherwise cost 2^depth)."""
+        key = (id(actions), loops, blocks, doing, repeating)
+        if key in walked:
+            return
+        walked.add(key)
         for a in actions:
             if a["kind"] == "repeat" and repeating and id(a) not in reported:
                 reported.add(id(a))
@@ -62,11 +70,11 @@ class NestingChecks:
             inner = repeating or a["kind"] == "repeat"
             for key in ("actions", "then", "otherwise"):
                 if isinstance(a.get(key), list):
-                    self._nest(a[key], here_loops, here_blocks, reported, doing, inner)
+                    self._nest(a[key], here_loops, here_blocks, reported, doing, walked, inner)
             for br in a.get("branches", []):
-                self._nest(br["then"], here_loops, here_blocks, reported, doing, inner)
+                self._nest(br["then"], here_loops, here_blocks, reported, doing, walked, inner)
             for o in a.get("outcomes", []):
-                self._nest(o["actions"], here_loops, here_blocks, reported, doing, inner)
+                self._nest(o["actions"], here_loops, here_blocks, reported, doing, walked, inner)
             if a["kind"] == "do" and a["rule"] in self.rules and a["rule"] not in doing:
                 self._nest(self.rules[a["rule"]]["actions"], here_loops, here_blocks, reported, doing + (a["rule"],),
-                           inner)
+                           walked, inner)
