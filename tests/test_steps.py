@@ -84,7 +84,8 @@ def test_which_rulebooks_step_and_why_the_others_do_not():
 
 @pytest.mark.parametrize("include, with_", [(("jump_in",), ()), (("stacking",), ()), (("seven_o",), ()),
                                            (("draw_to_match",), ()), ((), ("rock_paper_scissors",)),
-                                           ((), ("swap_with_fewest",)), ((), ("everyone_draws",))])
+                                           ((), ("swap_with_fewest",)), ((), ("everyone_draws",)),
+                                           ((), ("name_a_number",))])     # a number kind named: a stop
 def test_modules_and_custom_cards_step_as_the_engine_does(include, with_):
     from unorules.engine import Game
     from unorules.engine.compiler import compile_rulebook
@@ -168,3 +169,47 @@ def test_stepped_code_keeps_no_rulebook_text():
     source = st.program.source
     assert "yield (p, ids," in source and "PID" in source
     assert "official" not in source and "wild_draw_four" not in source
+
+
+CHOICES = """module choices "a rule's choices, each a stop"
+for official
+card wild_customizable {
+  on play:
+    choose one of calm, loud, wild as how
+    if how == "loud" { next draw 1 }
+    if how == "wild" { reverse }
+    choose number from 1 to 3 as k
+    next draw k
+    choose kind where candidate != wild as q
+    each player discard all q
+}
+"""
+
+
+def test_a_rules_named_option_number_and_kind_are_stops_answered_as_on_the_engine(tmp_path):
+    from unorules.engine import Game
+    from unorules.engine.compiler import compile_rulebook
+    from unorules.language.loader import load
+    path = tmp_path / "choices.uno"
+    path.write_text(CHOICES, encoding="utf-8")
+    game = Game(compile_rulebook(load("official", with_=(str(path),)), {}), 3, rounds="single")
+    st, why = Stepper.of(game)
+    assert st is not None, why
+    kinds = {game.action_space.keys[i][0] for i in range(len(game.action_space))}
+    assert {"option", "number", "kind"} <= kinds
+    asked = set()
+    for seed in range(12):
+        s = st.new_state(seed)
+        rng = random.Random(seed)
+        e = game.new_state(seed)
+        e.play_chance()
+        while not e.terminal:
+            assert s.legal_action_ids() == e.legal_action_ids() and s.current_player() == e.current_player()
+            ids = e.legal_action_ids()
+            asked |= {game.action_space.keys[i][0] for i in ids}
+            i = rng.choice(ids)
+            e.apply_action(i)
+            e.play_chance()
+            s.apply_action(i)
+        assert s.terminal and s.returns() == e.returns()
+    assert {"option", "number", "kind"} <= asked          # each choice was asked, and answered alike

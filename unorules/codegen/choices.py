@@ -122,6 +122,10 @@ class RuleChoices:
         opts = [self.text(o) for o in a["options"]]
         if len(opts) == 1:
             src(f"{var} = {opts[0]}")
+        elif self.stepping:                  # the options in the rule's order, by their ids
+            self.count_decision()
+            self.yield_choice("j", p, f"[OPTION_IDS[o] for o in ({', '.join(opts)},)]", scope.get("@atk"))
+            src(f"{var} = ({', '.join(opts)},)[j]")
         else:
             self.count_decision()
             with src.block(f"if {self.is_agent(p, 'greedy')}:"):
@@ -160,22 +164,33 @@ class RuleChoices:
             src(f"{var} = vals[0]")
         with src.block("else:"):
             self.count_decision()
-            with src.block(f"if {self.is_agent(p, 'greedy')}:"):
-                if numbers:
-                    src(f"{var} = vals[-1]")
-                else:
-                    src("held = [0] * NKINDS")
-                    with src.block(f"for c in {self.hand(p)}:"):
-                        src("held[CKIND[c]] += 1")
-                    src(f"{var} = vals[0]")
-                    with src.block("for kk in vals:"):
-                        with src.block(f"if held[kk] > held[{var}]:"):
-                            src(f"{var} = kk")
-            with src.block("else:"):
-                src(f"{var} = vals[int(arnd() * len(vals))]")
+            if self.stepping:                # the numbers or kinds in order, by their ids
+                self.yield_choice("j", p, "[NUMBER_IDS.get(v, -1) for v in vals]" if numbers
+                                  else "[KIND_IDS[kk] for kk in vals]", scope.get("@atk"))
+                src(f"{var} = vals[j]")
+            else:
+                self.agent_value(var, numbers, p)
         writer = "EV_CHOOSE_NUMBER" if numbers else "EV_CHOOSE_KIND"
         src(f"if log is not None: {writer}(log, round_no, {scope['@who']}, {name}, {var})")
         scope[a["as"]] = var                         # bound for the rest of these actions, as in the env
+
+    def agent_value(self, var, numbers: bool, p):
+        """`var` = p's agent's pick of `vals`: greedy names the highest number or the kind it holds
+        most of (the first of a tie), the others one at random."""
+        src = self.src
+        with src.block(f"if {self.is_agent(p, 'greedy')}:"):
+            if numbers:
+                src(f"{var} = vals[-1]")
+            else:
+                src("held = [0] * NKINDS")
+                with src.block(f"for c in {self.hand(p)}:"):
+                    src("held[CKIND[c]] += 1")
+                src(f"{var} = vals[0]")
+                with src.block("for kk in vals:"):
+                    with src.block(f"if held[kk] > held[{var}]:"):
+                        src(f"{var} = kk")
+        with src.block("else:"):
+            src(f"{var} = vals[int(arnd() * len(vals))]")
 
     def move_cards(self, a, scope, p):
         """hands.act_give / act_take: one card at a time, `count` times, from the giver's

@@ -330,6 +330,10 @@ def tables(game, program, counted: bool = False) -> dict:
             "ANY_TIME_IDS": {(k[1], k[2], k[3]): i for k, i in space.index.items()
                              if k[0] == "any_time" and k[1] is not None},
             "ANY_TIME_NONE_ID": space.index.get(("any_time", None, None, False, None), -1),
+            # a rule's choice: of a named option (by its index in TEXTS), a number, a kind
+            "OPTION_IDS": [space.index.get(("option", text, None, False, None), -1) for text in program.texts],
+            "NUMBER_IDS": {k[1]: i for k, i in space.index.items() if k[0] == "number"},
+            "KIND_IDS": [space.index.get(("kind", k, None, False, None), -1) for k in range(len(r.kinds))],
         })
     if counted:
         ns.update({
