@@ -20,7 +20,7 @@ import pytest
 from helpers import DATA, ROOT, run_cli
 from unorules.codegen.expressions import NotCovered
 from unorules.codegen.generated import Program
-from unorules.codegen.generator import coverage
+from unorules.codegen.generator import EXTERNAL, coverage
 from unorules.runs.simulation import RunSpec, game_seed, make_game, play_one, run_range, seat_agents, simulator_for
 from unorules.runs.stats import Summary
 
@@ -315,7 +315,7 @@ deck {{
 
 
 def test_hostile_names_and_strings_cannot_change_the_generated_source(tmp_path):
-    sources, counted, entered = [], [], []
+    sources, counted, entered, stepped, followed = [], [], [], [], []
     for names in (BENIGN, HOSTILE):
         path = tmp_path / f"{len(sources)}.uno"
         path.write_text(named_rulebook(names), encoding="utf-8")
@@ -324,10 +324,14 @@ def test_hostile_names_and_strings_cannot_change_the_generated_source(tmp_path):
         sources.append(program.source)
         counted.append(Program(program.game, ("random",) * 3, "counted").source)
         entered.append(Program(program.game, ("greedy",) * 3, entry=True).source)    # a search's playouts
-    assert sources[0] == sources[1] and counted[0] == counted[1] and entered[0] == entered[1]   # byte for byte
+        stepped.append(Program(program.game, (EXTERNAL,) * 3).source)                # the step API
+        followed.append(Program(program.game, (EXTERNAL,) * 3, entry=True).source)   # a scenario followed
+    for made in (sources, counted, entered, stepped, followed):
+        assert made[0] == made[1]                       # byte for byte
     assert "FMASK" in counted[1]              # the wild's face predicate became a table of face masks
-    assert "def play_from(START" in entered[1]
-    for source in (sources[1], counted[1], entered[1]):
+    assert "def play_from(START" in entered[1] and "def play_from(START" in followed[1]
+    assert "OPTION_IDS" in stepped[1]         # the named options' choice is a stop, by the options' ids
+    for source in (sources[1], counted[1], entered[1], stepped[1], followed[1]):
         assert_only_made_names(source)
 
 

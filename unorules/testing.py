@@ -30,19 +30,33 @@ def report(result: Result) -> str:
 Result.report = report
 
 
-def run_scenario(path: str | Path, index: int | None = None) -> Result:
-    """Run the scenario in a file (the `index`-th when the file holds a list); returns a Result."""
-    results = run_file(path) if index is None else [run(load_scenarios(path)[index])]
+def _follow(generated: bool):
+    """What follows a scenario's run: generated code (codegen/steps.py's Follower), or nothing."""
+    if not generated:
+        return None
+    from unorules.codegen.steps import Follower
+    return Follower.enter
+
+
+def run_scenario(path: str | Path, index: int | None = None, generated: bool = False) -> Result:
+    """Run the scenario in a file (the `index`-th when the file holds a list); returns a Result.
+    `generated`: follow it in generated code too, where the code can go on from its given position
+    (a `start: turn` of a rulebook the generator covers): sent the same answers, it must offer the
+    same decisions and reach the same positions as the engine, or the scenario fails; the Result's
+    `generated` says how far it went, or why not."""
+    follow = _follow(generated)
+    results = run_file(path, follow) if index is None else [run(load_scenarios(path)[index], follow)]
     if len(results) != 1 and index is None:
         bad = [r for r in results if not r.ok]
         return bad[0] if bad else results[0]
     return results[0]
 
 
-def run_scenarios(paths) -> list[Result]:
+def run_scenarios(paths, generated: bool = False) -> list[Result]:
     out = []
+    follow = _follow(generated)
     for f in scenario_files(paths):
-        out += run_file(f)
+        out += run_file(f, follow)
     return out
 
 

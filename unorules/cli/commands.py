@@ -336,10 +336,14 @@ def errors(code):
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="A machine-readable report.")
 @click.option("-v", "--verbose", is_flag=True, help="Show the decision trace of passing scenarios too.")
-def test_cmd(paths, as_json, verbose):
-    """Run scenario files and folders (docs/scenarios.md): one line per scenario, exit 1 on any failure."""
+@click.option("--generated", is_flag=True,
+              help="Follow each scenario in generated code too (the simulators' code), where it can go on from "
+                   "the given position: the same answers must meet the same decisions and positions.")
+def test_cmd(paths, as_json, verbose, generated):
+    """Run scenario files and folders (docs/scenarios.md): one line per scenario, exit 1 on any failure.
+    With --generated, a scenario also fails where the generated code differs from the engine."""
     from unorules.testing import report, run_scenarios
-    results = run_scenarios(paths)
+    results = run_scenarios(paths, generated)
     passed = sum(r.ok for r in results)
     failed = len(results) - passed
     if as_json:
@@ -347,10 +351,13 @@ def test_cmd(paths, as_json, verbose):
     else:
         for r in results:
             echo(report(r))
+            if r.generated and (verbose or not r.ok):
+                echo(f"      {r.generated}")
             if verbose and r.ok:
                 for t in r.trace:
                     echo(f"        {t}")
-        echo(f"{passed} passed, {failed} failed")
+        followed = sum(r.generated.startswith("followed") for r in results)
+        echo(f"{passed} passed, {failed} failed" + (f"; {followed} followed in generated code" if generated else ""))
     sys.exit(1 if failed or not results else 0)
 
 

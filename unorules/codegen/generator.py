@@ -116,7 +116,7 @@ def coverage(game, agents: tuple = ("random",), representation: str = "cards") -
     return None
 
 
-def check_covered(game):
+def check_covered(game, entry: bool = False):
     r = game.rules
     for what, present in (("more than one declaration", len(r.declarations) > 1),
                           ("teams", r.teams),
@@ -145,7 +145,7 @@ def check_covered(game):
         raise NotCovered("a match of rounds won without points (`no points` with `rounds`)")
     if sc["method"] not in ("winner_scores_others", "each_scores_own_hand", "winner_scores", "no_points"):
         raise NotCovered(f"the scoring method `{sc['method']}`")
-    if game.stop_after_round:
+    if game.stop_after_round and not entry:      # (code entered between turns ends with its round)
         raise NotCovered("stopping after a round (scenarios)")
 
 
@@ -215,7 +215,9 @@ class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow, 
     def __init__(self, game, agents, representation: str = "cards", entry: bool = False):
         """`entry`: write `play_from` instead, which goes on from a position between two turns of a
         round (the locals ENTRY_LOCALS names, as playouts.py takes them from an engine State) to the
-        round's end, and returns (outcome, winner, the round's winner): a search's playouts."""
+        round's end, and returns (outcome, winner, the round's winner): a search's playouts. With
+        external seats it is a Python generator stopped at each decision, as `play` is (a scenario
+        followed in generated code, steps.py)."""
         if representation not in REPRESENTATIONS:
             raise ValueError(f"representation is one of {REPRESENTATIONS}, not {representation!r}")
         self.counted = representation == "counted"
@@ -223,8 +225,8 @@ class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow, 
         # every choice made outside: the code yields at each decision, on the engine's cards
         self.stepping = EXTERNAL in agents
         self.entry = entry
-        if entry and (self.stepping or representation != "cards"):
-            raise ValueError("code entered between turns holds cards and makes every choice itself")
+        if entry and representation != "cards":
+            raise ValueError("code entered between turns holds cards (representation \"cards\")")
         if self.stepping and representation != "cards":
             raise ValueError("code stopped at each decision holds cards (representation \"cards\")")
         self.option_counts = face_option_counts(game) if self.counted else None
@@ -404,7 +406,7 @@ def generate(game, agents: tuple = ("random",), representation: str = "cards", e
     """The source of `play(seed, AG, log, tracked)` for this game and these seats' agents, its hands
     held as `representation` says (Generator); raises NotCovered with the reason when some
     construct has no translation."""
-    check_covered(game)
+    check_covered(game, entry)
     if EXTERNAL in agents:
         check_steppable(game)
     if entry:

@@ -14,6 +14,7 @@ for what needs the engine (an engine agent, a search)."""
 from __future__ import annotations
 
 from unorules.engine.spaces import HISTORY, seat_argument
+from unorules.engine.turns import begin_turn
 from unorules.engine.types import NO_COLOR, TERMINAL
 from unorules.errors import IllegalAction
 from .expressions import NotCovered
@@ -24,9 +25,10 @@ from .generator import EXTERNAL
 class Stepper:
     """A game's generated code for stepping, made once per game and shared by its states."""
 
-    def __init__(self, game):
+    def __init__(self, game, entry: bool = False):
+        """`entry`: the code goes on from a position at the start of a turn (Follower)."""
         self.game = game
-        self.program = Program(game, (EXTERNAL,) * game.players, "cards")
+        self.program = Program(game, (EXTERNAL,) * game.players, "cards", entry=entry)
         ns = self.program.namespace
         self.faces = ns["FACES"]                      # card -> face (side 0: stepped games have one side)
         self.ckind, self.ccolor = ns["CKIND"], ns["CCOLOR"]
@@ -236,3 +238,110 @@ class StepState:
     def _engine_apply(self, action_id):
         self._engine.apply_action(action_id)
         self._engine.play_chance()
+
+
+# ---- a scenario's run followed in generated code --------------------------------------------------
+
+class Follower(StepState):
+    """Generated code entered at an engine State's position at the start of a turn (a scenario's
+    `start: turn`), stopped at each decision and sent the engine's answers: `differences(s)` says
+    where it stands elsewhere than the engine's State `s` (the deciding seat, the legal actions,
+    every seat's observation), `apply(action_id)` plays the same answer. The position's cards are
+    a scenario's own (ids of its cards only): each goes in as a card of the deck with its face."""
+
+    __slots__ = ("outcome_", "winner_")
+
+    def __init__(self, stepper: Stepper, state, player: int):
+        self.stepper, self.game, self.rules = stepper, stepper.game, stepper.game.rules
+        self.seed, self.n = None, stepper.game.players
+        self.terminal, self.record, self._history, self._engine = False, None, [], None
+        self.outcome_ = self.winner_ = None
+        of_face: dict = {}
+        for card, face in enumerate(stepper.faces):
+            of_face.setdefault(face, []).append(card)
+        taken: dict = {}
+        deck = []                             # the state's card -> a card of the deck with its face
+        for face in state.card_faces[0]:
+            k = taken.get(face, 0)
+            cards = of_face.get(face, ())
+            if k >= len(cards):
+                raise NotCovered(f"a position holding more cards of face {face} than the deck")
+            deck.append(cards[k])
+            taken[face] = k + 1
+        s = state
+
+        def cards(lst):
+            return [deck[c] for c in lst]
+        start = ([cards(h) for h in s.hands], cards(s.draw_pile), cards(s.discard), list(s.scores), s.dealer,
+                 s.round, list(s.exposed), s.turn_serial, s.game_turns, s.first_card, list(s.last_turn),
+                 s.direction, s.color, list(s.skips), s.streak, player, s.current, s.turns, s.leader,
+                 [(q, deck[c]) for q, c in s.recent_plays])
+        rng = type(s.rng)()
+        rng.setstate(s.rng.getstate())        # the deck's stream as it stands: reshuffles and chance alike
+        self._run = stepper.program.play_from(start, rng, None, (), set())
+        self._stop(None)
+
+    @staticmethod
+    def enter(state) -> tuple["Follower | None", str | None]:
+        """(a Follower of the engine State `state`, which is about to begin a turn and nothing
+        else), or (None, why generated code cannot go on from it)."""
+        s = state
+        if len(s.agenda) != 1 or s.agenda[0][0] is not begin_turn or len(s.agenda[0]) != 2:
+            return None, "the position is not the start of a turn (only `start: turn` is followed)"
+        for why, present in (("an attack under way", s.attack is not None), ("a seat out of the round", any(s.out)),
+                             ("several piles", len(s.piles) != 1), ("two-sided cards", len(s.rules.sides) != 1)):
+            if present:
+                return None, f"the position has {why}"
+        try:
+            return Follower(Stepper(s.game, entry=True), s, s.agenda[0][1]), None
+        except NotCovered as e:
+            return None, str(e)
+
+    def _stop_at_end(self):
+        self.terminal = True
+        try:
+            next(self._run)
+        except StopIteration as end:
+            self.outcome_, self.winner_, _ = end.value
+
+    def apply(self, action_id: int):
+        """Play the engine's answer here too (one of the legal actions: `differences` said so)."""
+        index = self._ids.index(action_id)
+        self._history.append(action_id)
+        self._at = at = self._run.send(index)
+        self._player, self._ids = at[0], at[1]
+        if at[0] == TERMINAL:
+            self._stop_at_end()
+
+    def differences(self, s) -> str | None:
+        """Where this stop differs from the engine's State `s` (at a decision or at its end), or None."""
+        if self.terminal != s.terminal:
+            return (f"generated code {'has ended the round' if self.terminal else 'asks seat ' + str(self._player)}"
+                    f" where the engine {'has ended it' if s.terminal else 'asks seat ' + str(s.decision.player)}")
+        if s.terminal:
+            outcome = "round_over" if self.outcome_ is None else self.outcome_
+            if (outcome, self.winner_ if outcome == "win" else None) != (s.outcome, s.winner if s.outcome == "win" else None):
+                return f"generated code ends with {outcome} (winner {self.winner_}), the engine with {s.outcome} (winner {s.winner})"
+        else:
+            if self._player != s.decision.player:
+                return f"generated code asks seat {self._player}, the engine seat {s.decision.player}"
+            mine, theirs = self.legal_action_ids(), s.legal_action_ids()
+            if mine != theirs:
+                name = self.stepper.space.name
+                return (f"seat {self._player} may {', '.join(map(name, mine))} in generated code, but "
+                        f"{', '.join(map(name, theirs))} on the engine")
+        for p in range(self.n):
+            if self.observation_tensor(p) != s.observation_tensor(p):
+                return f"seat {p} sees another position in generated code ({self._what_differs(s, p)})"
+        return None
+
+    def _what_differs(self, s, p) -> str:
+        """The observation's parts that differ, by name."""
+        mine, theirs = self.observation_tensor(p), s.observation_tensor(p)
+        offsets = sorted(self.stepper.offsets.items(), key=lambda kv: kv[1])
+        parts = []
+        for k, (part, at) in enumerate(offsets):
+            end = offsets[k + 1][1] if k + 1 < len(offsets) else len(mine)
+            if mine[at:end] != theirs[at:end]:
+                parts.append(part)
+        return ", ".join(parts)

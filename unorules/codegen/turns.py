@@ -137,11 +137,13 @@ class TurnFlow:
 
     def entry_prologue(self):
         """play_from's locals: the position's (ENTRY_LOCALS, as playouts.py takes them from a State),
-        the random streams of the deck and of the agents, no event log."""
+        the random streams of the deck and of the agents, no event log. Code stopped at each decision
+        (a scenario followed in generated code, steps.py) takes the last plays too and has no agents."""
         src = self.src
-        src(f"{', '.join(ENTRY_LOCALS)} = START")
+        src(f"{', '.join(ENTRY_LOCALS + (('recent',) if self.stepping else ()))} = START")
         src("rnd = rng.random")
-        src("arnd = arng.random")
+        if not self.stepping:
+            src("arnd = arng.random")
         src("log = None")
         src("round_winner = None")
         src("entering = True")               # the first round's set-up and first turn's advance are done

@@ -33,10 +33,14 @@ class Result:
     message: str = ""
     trace: list[str] = field(default_factory=list)
     state: State | None = None
+    generated: str = ""          # with `follow`: how far generated code went along, or why not
 
     def as_dict(self):
-        return {"name": self.scenario.name, "file": self.scenario.file, "ok": self.ok, "message": self.message,
-                "trace": self.trace}
+        out = {"name": self.scenario.name, "file": self.scenario.file, "ok": self.ok, "message": self.message,
+               "trace": self.trace}
+        if self.generated:
+            out["generated"] = self.generated
+        return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -200,7 +204,9 @@ def _within(path: Path, root: Path) -> bool:
         return False
 
 
-def build(sc: Scenario) -> tuple[State, Game]:
+def build(sc: Scenario, before_run=None) -> tuple[State, Game]:
+    """The scenario's State at its first decision, and its Game; `before_run(state)` is shown the
+    given position before the engine plays on from it."""
     d = sc.data
     rb = rulebook_of(sc)
     options = d.get("options") or {}
@@ -340,6 +346,8 @@ def build(sc: Scenario) -> tuple[State, Game]:
         s.push(begin_round, False)
     if su.diags:
         raise ScenarioError(su.diags, {sc.file: sc.text})
+    if before_run is not None:
+        before_run(s)
     s.run()
     return s, game
 
@@ -347,10 +355,14 @@ def build(sc: Scenario) -> tuple[State, Game]:
 # ---------------------------------------------------------------------------------------------
 # running
 
-def run(sc: Scenario) -> Result:
+def run(sc: Scenario, follow=None) -> Result:
+    """`follow(state)`: (a follower, None) or (None, why): code that goes on from the given position
+    beside the engine, sent the same answers and held to the engine's State at every decision, every
+    checkpoint and the end (codegen/steps.py's Follower: the scenario in generated code)."""
     trace: list[str] = []
+    fol = _Following(follow)
     try:
-        s, game = build(sc)
+        s, game = build(sc, fol.enter if follow is not None else None)
     except ScenarioError as e:
         return Result(sc, False, e.render(), trace)
     d_ = sc.data
@@ -364,6 +376,7 @@ def run(sc: Scenario) -> Result:
         problems = compare(s, expect, rejected)
         if problems:
             raise _Fail(f"{where}: {problems[0]}")
+        fol.check(s, where)
 
     try:
         guard = 0
@@ -388,7 +401,7 @@ def run(sc: Scenario) -> Result:
                 answer = _choose(s, d, pending.pop("target"))
             if answer is not None:
                 trace.append(f"asked {_describe(s, d)} -> {s.action_name(answer)} (from the entry before)")
-                s.apply_action(answer)
+                fol.apply(s, answer)
                 continue
             entry = script[i] if i < len(script) else None
             keys = ANSWERS.get(d.kind, ())
@@ -427,7 +440,9 @@ def run(sc: Scenario) -> Result:
                         pending[m] = entry[m]
                         pending["player"] = d.player
                 i += consumed
-                s.apply_action(answer)
+                if d.probs is not None:
+                    fol.stop("the script fixes a chance outcome, which generated code draws itself")
+                fol.apply(s, answer)
                 continue
             dkey = keys[0] if keys else None
             if d.kind in ("perform", "any_time", "play_more") and d.kind in defaults:
@@ -436,7 +451,7 @@ def run(sc: Scenario) -> Result:
                 answer = _default_answer(s, d, defaults[dkey])
                 if answer is not None:
                     trace.append(f"asked {_describe(s, d)} -> {s.action_name(answer)} (default)")
-                    s.apply_action(answer)
+                    fol.apply(s, answer)
                     continue
             if d.probs is not None and (entry is None or ekey not in ("chance", "perform")):
                 if i >= len(script):
@@ -444,7 +459,7 @@ def run(sc: Scenario) -> Result:
                 # randomness the script does not fix: the scenario's seed decides
                 answer = s.rng.choices(d.options, d.probs)[0]
                 trace.append(f"asked {_describe(s, d)} -> {s.action_name(answer)} (seed)")
-                s.apply_action(answer)
+                fol.apply(s, answer)
                 continue
             if entry is None:
                 break
@@ -457,32 +472,71 @@ def run(sc: Scenario) -> Result:
             problems = compare(s, d_.get("expect") or {}, rejected)
             if problems:
                 raise _Fail(problems[0])
-            return Result(sc, True, "", trace, s)
+            fol.check(s, "at the end")
+            return Result(sc, True, "", trace, s, fol.note())
         problems = compare(s, d_.get("expect") or {}, rejected)
         if problems:
             raise _Fail(problems[0])
+        fol.check(s, "at the end")
         if want_error is not None and rejected is None:
             raise _Fail(f"expected the last decision to be rejected with \"{want_error}\", but it was accepted")
     except _Fail as f:
-        return Result(sc, False, str(f), trace, s)
+        return Result(sc, False, str(f), trace, s, fol.note())
     except UnorulesError as e:
-        return Result(sc, False, f"error: {e}", trace, s)
+        return Result(sc, False, f"error: {e}", trace, s, fol.note())
     if s.outcome == "error":
-        return Result(sc, False, f"runtime rule error: {s.error}", trace, s)
-    return Result(sc, True, "", trace, s)
+        return Result(sc, False, f"runtime rule error: {s.error}", trace, s, fol.note())
+    return Result(sc, True, "", trace, s, fol.note())
 
 
 class _Fail(Exception):
     pass
 
 
-def run_file(path) -> list[Result]:
+class _Following:
+    """A scenario's run followed by other code (`run(follow=...)`), or by nothing."""
+
+    def __init__(self, follow):
+        self.follow, self.follower, self.why, self.steps = follow, None, None, 0
+
+    def enter(self, state):
+        self.follower, self.why = self.follow(state)
+
+    def stop(self, why):
+        if self.follower is not None:
+            self.follower, self.why = None, f"equal to the engine for {self.steps} decision{'' if self.steps == 1 else 's'}, then {why}"
+
+    def apply(self, s, answer):
+        """The engine's answer `answer` to its decision, played by the follower too. A chance the
+        script leaves to the seed the follower draws itself, on the same stream."""
+        if self.follower is not None and s.decision.probs is None:
+            self.check(s, f"before `{s.action_name(answer)}`")
+            self.follower.apply(s.game.action_space.id_of(s, answer))
+            self.steps += 1
+        s.apply_action(answer)
+
+    def check(self, s, where):
+        if self.follower is None or (not s.terminal and s.decision.probs is not None):
+            return                  # (at a chance the engine has yet to draw, the follower has drawn it)
+        diff = self.follower.differences(s)
+        if diff:
+            raise _Fail(f"generated code differs from the engine {where}: {diff}")
+
+    def note(self) -> str:
+        if self.follow is None:
+            return ""
+        if self.follower is None:
+            return f"{'followed' if self.steps else 'not followed'} in generated code: {self.why}"
+        return f"followed in generated code: {self.steps} decision{'' if self.steps == 1 else 's'}, equal to the engine's"
+
+
+def run_file(path, follow=None) -> list[Result]:
     try:
         scenarios = load_scenarios(path)
     except RulebookError as e:
         sc = Scenario(Path(path).name, str(path), {}, None, "")
         return [Result(sc, False, e.render())]
-    return [run(sc) for sc in scenarios]
+    return [run(sc, follow) for sc in scenarios]
 
 
 def scenario_files(paths) -> list[Path]:
