@@ -347,6 +347,33 @@ def test_rlcard_rulebook_has_rlcard_s_own_61_actions_in_its_order_and_its_planes
         make("official", players=2, obs="rlcard")
 
 
+@pytest.mark.parametrize("steps", ["generated", "engine"])
+def test_rlcard_s_planes_and_words_from_the_per_card_table_equal_rlcard_s_own_encoding(steps):
+    """obs="rlcard" reads each card's cell and words from a table made once (RLCardWords): at every
+    step of random games, equal to RLCard's encode_hand / encode_target of the cards' strings."""
+    need("rlcard")
+    import random
+    from unorules.envs.rlcard import make, rlcard_card, rlcard_planes
+    env = make("rlcard", players=3, seed=7, obs="rlcard", steps=steps)
+    rng = random.Random(7)
+    wilds_seen = 0
+    for _ in range(6):
+        state, player = env.reset()
+        while not env.is_over():
+            s = env.game.state
+            for p in range(3):
+                mine = env.game.get_state(p)
+                assert (mine["obs"] == rlcard_planes(s, p)).all()
+                raw = mine["raw_obs"]
+                assert raw["hand"] == [rlcard_card(s, c) for c in s.hands[p]]
+                assert raw["target"] == rlcard_card(s, s.discard[-1], s.color)
+                assert raw["played_cards"] == [rlcard_card(s, c, s.color) for c in s.discard]
+            wilds_seen += env.engine.rules.kinds[s.ckind[s.discard[-1]]].wild
+            name = env.game.rlcard_actions()[rng.choice(list(state["legal_actions"]))]
+            state, player = env.step(name, raw_action=True)        # RLCard's words, decoded by table
+    assert wilds_seen > 0
+
+
 def test_on_rlcard_the_adapter_behaves_as_rlcard_s_own_uno_env_and_its_rule_agent_plays():
     """What RLCard's own UNO env tests check of its env, here of the adapter on `rlcard` with
     obs="rlcard": 240 numbers of observation, legal ids up to 60, the step's player is the round's

@@ -55,6 +55,53 @@ def rlcard_planes(state, player):
     return obs
 
 
+class RLCardWords:
+    """A game's cards in RLCard's words and planes, made once per game (rlcard_card and
+    rlcard_planes, the reference, are what they equal): per card its cell of the planes (color
+    row, trait column; a wild's row is red's) and its string, and a wild's string per color."""
+
+    def __init__(self, state):
+        colors, traits = _rlcard_words()
+        kinds = state.rules.kinds
+        self.cell, self.word, self.wild = [], [], []
+        for c in range(state.ncards):
+            kind = kinds[state.ckind[c]]
+            col = state.ccolor[c]
+            row = 0 if kind.wild or col is None or col < 0 else col
+            self.cell.append((row, kind.id, kind.wild))
+            self.word.append(f"{colors[row]}-{traits[kind.id]}")
+            self.wild.append([f"{colors[k]}-{traits[kind.id]}" for k in range(len(colors))] if kind.wild else None)
+
+    def card(self, c, color) -> str:
+        """rlcard_card(state, c, color)."""
+        w = self.wild[c]
+        if w is None:
+            return self.word[c]
+        return w[color] if color is not None and color >= 0 else w[0]
+
+    def planes(self, state, player):
+        """rlcard_planes(state, player): RLCard's encode_hand and encode_target, from the cells."""
+        obs = np.zeros((4, 4, 15), dtype=int)
+        obs[0] = 1
+        held: dict = {}
+        cell = self.cell
+        for c in state.hands[player]:
+            k = cell[c]
+            held[k] = held.get(k, 0) + 1
+        for (row, trait, wild), count in held.items():
+            if wild:                             # a wild is marked under every color
+                obs[0, :, trait] = 0
+                obs[1, :, trait] = 1
+            else:
+                obs[0, row, trait] = 0
+                obs[count, row, trait] = 1
+        if state.discard:
+            row, trait, wild = cell[state.discard[-1]]
+            color = state.color
+            obs[3, color if wild and color is not None and color >= 0 else row, trait] = 1
+        return obs
+
+
 def check_rlcard_cards(engine):
     """RLCard's planes have room for its 4 colors and 15 traits (10 numbers, 3 actions, 2 wilds):
     a rulebook fits when it has one side, 4 colors and 15 kinds in that shape, in that order."""
@@ -96,6 +143,7 @@ class UnoRulesGame:
         self.np_random = np.random.RandomState()
         self.state = None
         self._history = []
+        self._words = self._rlcard_ids = None         # obs="rlcard": RLCardWords, made at the first state
 
     def init_game(self):
         seed = int(self.np_random.randint(2 ** 31))
@@ -115,7 +163,9 @@ class UnoRulesGame:
             self._history.append(self.state.clone())
         if type(action) is not int:
             if isinstance(action, str):          # RLCard's own words (`r-5`, `draw`): obs="rlcard"
-                action = self.rlcard_actions().index(action)
+                if self._rlcard_ids is None:
+                    self._rlcard_ids = {name: i for i, name in reversed(list(enumerate(self.rlcard_actions())))}
+                action = self._rlcard_ids[action] if action in self._rlcard_ids else self.rlcard_actions().index(action)
             action = int(action)
         s = self.state
         s.apply_action(action)
@@ -169,10 +219,14 @@ class UnoRulesGame:
         legal = s.legal_action_ids() if not s.terminal and s.current_player() == player else []
         if self.obs == "rlcard":
             names = self.rlcard_actions()
-            return {"obs": rlcard_planes(s, player), "legal": legal, "raw_legal": [names[i] for i in legal],
-                    "raw_obs": {"hand": [rlcard_card(s, c) for c in s.hands[player]],
-                                "target": rlcard_card(s, s.discard[-1], s.color) if s.discard else None,
-                                "played_cards": [rlcard_card(s, c, s.color) for c in s.discard],
+            words = self._words
+            if words is None:
+                words = self._words = RLCardWords(s)
+            word, card, color = words.word, words.card, s.color
+            return {"obs": words.planes(s, player), "legal": legal, "raw_legal": [names[i] for i in legal],
+                    "raw_obs": {"hand": [word[c] for c in s.hands[player]],
+                                "target": card(s.discard[-1], color) if s.discard else None,
+                                "played_cards": [card(c, color) for c in s.discard],
                                 "legal_actions": [names[i] for i in legal], "num_cards": [len(h) for h in s.hands],
                                 "num_players": s.n, "current_player": self.get_player_id()}}
         obs = s.observation_tensor(player, np.zeros(self._size, np.float32))
