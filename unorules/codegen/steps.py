@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from unorules.engine.spaces import HISTORY, seat_argument
 from unorules.engine.turns import begin_turn
-from unorules.engine.types import NO_COLOR, TERMINAL
+from unorules.engine.types import NO_COLOR, PAUSED, TERMINAL
 from unorules.errors import IllegalAction
 from .expressions import NotCovered
 from .generated import Program
@@ -244,7 +244,7 @@ class StepState:
 
 class Follower(StepState):
     """Generated code entered at an engine State's position at the start of a turn (a scenario's
-    `start: turn`), stopped at each decision and sent the engine's answers: `differences(s)` says
+    `start: turn`) or between two turns (after a dealt start), stopped at each decision and sent the engine's answers: `differences(s)` says
     where it stands elsewhere than the engine's State `s` (the deciding seat, the legal actions,
     every seat's observation), `apply(action_id)` plays the same answer. The position's cards are
     a scenario's own (ids of its cards only): each goes in as a card of the deck with its face."""
@@ -283,17 +283,22 @@ class Follower(StepState):
 
     @staticmethod
     def enter(state) -> tuple["Follower | None", str | None]:
-        """(a Follower of the engine State `state`, which is about to begin a turn and nothing
-        else), or (None, why generated code cannot go on from it)."""
+        """(a Follower of the engine State `state`, which is about to begin a turn and nothing else,
+        or paused between two turns (`pause_before_turn`)), or (None, why generated code cannot go
+        on from it)."""
         s = state
-        if len(s.agenda) != 1 or s.agenda[0][0] is not begin_turn or len(s.agenda[0]) != 2:
-            return None, "the position is not the start of a turn (only `start: turn` is followed)"
+        if s.decision is PAUSED and not s.agenda:
+            player = -1 if s.next_override is None else s.next_override     # the next seat, found by the code
+        elif len(s.agenda) == 1 and s.agenda[0][0] is begin_turn and len(s.agenda[0]) == 2:
+            player = s.agenda[0][1]
+        else:
+            return None, "the position is not between two turns"
         for why, present in (("an attack under way", s.attack is not None), ("a seat out of the round", any(s.out)),
                              ("several piles", len(s.piles) != 1), ("two-sided cards", len(s.rules.sides) != 1)):
             if present:
                 return None, f"the position has {why}"
         try:
-            return Follower(Stepper(s.game, entry=True), s, s.agenda[0][1]), None
+            return Follower(Stepper(s.game, entry=True), s, player), None
         except NotCovered as e:
             return None, str(e)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from unorules.engine import Game, State, begin_round, begin_turn, turn_up
 from unorules.engine.compiler import compile_rulebook
-from unorules.engine.types import NO_COLOR
+from unorules.engine.types import NO_COLOR, PAUSED
 from unorules.errors import Diagnostic, RulebookError, UnorulesError, did_you_mean
 from .answers import _Reject, _answer, _choose, _default_answer, _describe, _entry_text
 from .expect import compare
@@ -205,8 +205,8 @@ def _within(path: Path, root: Path) -> bool:
 
 
 def build(sc: Scenario, before_run=None) -> tuple[State, Game]:
-    """The scenario's State at its first decision, and its Game; `before_run(state)` is shown the
-    given position before the engine plays on from it."""
+    """The scenario's State at its first decision, and its Game; `before_run(state, start)` is shown
+    the given position before the engine plays on from it."""
     d = sc.data
     rb = rulebook_of(sc)
     options = d.get("options") or {}
@@ -347,7 +347,7 @@ def build(sc: Scenario, before_run=None) -> tuple[State, Game]:
     if su.diags:
         raise ScenarioError(su.diags, {sc.file: sc.text})
     if before_run is not None:
-        before_run(s)
+        before_run(s, start)
     s.run()
     return s, game
 
@@ -384,6 +384,9 @@ def run(sc: Scenario, follow=None) -> Result:
             guard += 1
             if guard > 100000:
                 raise _Fail("the scenario ran 100000 decisions without stopping")
+            if s.decision is PAUSED:     # a dealt start, between its first two turns: the follower enters
+                fol.enter_paused(s)
+                continue
             while i < len(script) and "expect" in script[i]:
                 check(script[i]["expect"] or {}, f"checkpoint script[{i}]")
                 trace.append(f"checkpoint script[{i}] holds")
@@ -499,8 +502,21 @@ class _Following:
     def __init__(self, follow):
         self.follow, self.follower, self.why, self.steps = follow, None, None, 0
 
-    def enter(self, state):
-        self.follower, self.why = self.follow(state)
+    def enter(self, state, start):
+        """The given position: entered now at a turn's start; a dealt or turned-up start is entered
+        at the engine's first pause between two turns (enter_paused)."""
+        if start == "turn":
+            self.follower, self.why = self.follow(state)
+        else:
+            state.pause_before_turn = True
+            self.why = "the round ended before its first turn was over"
+
+    def enter_paused(self, s):
+        self.follower, self.why = self.follow(s)
+        s.pause_before_turn = False                 # once: the engine plays on as before
+        s.decision = None
+        s.game.flow.advance(s)
+        s.run()
 
     def stop(self, why):
         if self.follower is not None:
