@@ -500,7 +500,7 @@ class _Following:
     """A scenario's run followed by other code (`run(follow=...)`), or by nothing."""
 
     def __init__(self, follow):
-        self.follow, self.follower, self.why, self.steps = follow, None, None, 0
+        self.follow, self.follower, self.why, self.steps, self.stopped = follow, None, None, 0, False
 
     def enter(self, state, start):
         """The given position: entered now at a turn's start; a dealt or turned-up start is entered
@@ -520,7 +520,8 @@ class _Following:
 
     def stop(self, why):
         if self.follower is not None:
-            self.follower, self.why = None, f"equal to the engine for {self.steps} decision{'' if self.steps == 1 else 's'}, then {why}"
+            self.follower, self.stopped = None, True
+            self.why = f"equal to the engine for {self.steps} decision{'' if self.steps == 1 else 's'}, then {why}"
 
     def apply(self, s, answer):
         """The engine's answer `answer` to its decision, played by the follower too. A chance the
@@ -542,8 +543,9 @@ class _Following:
         if self.follow is None:
             return ""
         if self.follower is None:
-            return f"{'followed' if self.steps else 'not followed'} in generated code: {self.why}"
-        return f"followed in generated code: {self.steps} decision{'' if self.steps == 1 else 's'}, equal to the engine's"
+            return f"{'followed' if self.stopped else 'not followed'} in generated code: {self.why}"
+        return (f"followed in generated code: {self.steps} decision{'' if self.steps == 1 else 's'}, "
+                "equal to the engine's")
 
 
 def run_file(path, follow=None) -> list[Result]:
