@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from .actions import MOVES_HANDS, RuleActions
 from .attacks import PENDING, AttackWindows
 from .choices import RuleChoices
+from .draws import Draws
 from .expressions import ExprGen, NotCovered, literal
 from .options import PlayOptions
 from .turns import STOP_STATE, TurnFlow
@@ -198,7 +199,7 @@ def face_option_counts(game) -> tuple[list[int], list[int]]:
     return tuple(sorted({len(o) for o in opts if o}) for opts in per_card)
 
 
-class Generator(RuleActions, RuleChoices, AttackWindows, PlayOptions, TurnFlow, OutOfTurn):
+class Generator(RuleActions, Draws, RuleChoices, AttackWindows, PlayOptions, TurnFlow, OutOfTurn):
     """`representation`: how hands are held and ordered.
     - "cards": lists of card ids, in the engine's order; the engine's games, event for event.
     - "counted": a count per face, a bitmask of the faces held and a size per player. Cards of one
