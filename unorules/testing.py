@@ -41,7 +41,7 @@ def _follow(generated: bool):
 def run_scenario(path: str | Path, index: int | None = None, generated: bool = False) -> Result:
     """Run the scenario in a file (the `index`-th when the file holds a list); returns a Result.
     `generated`: follow it in generated code too, where the code can go on from its given position
-    (a `start: turn` of a rulebook the generator covers): sent the same answers, it must offer the
+    (a rulebook the step code covers; a dealt start from its first turn): sent the same answers, it must offer the
     same decisions and reach the same positions as the engine, or the scenario fails; the Result's
     `generated` says how far it went, or why not."""
     follow = _follow(generated)

@@ -18,6 +18,7 @@ import random
 from .expressions import NotCovered
 from .generated import AGENT_CODES, Program
 from .generator import COVERED_AGENTS
+from .turns import entry_start
 
 
 class Playouts:
@@ -40,11 +41,7 @@ class Playouts:
         """Play the paused State `s` out to the end of its round, taking its lists as they are (it
         is the playout's own copy). (outcome, winner, the round's winner): outcome None when the
         round is over and the game goes on, else the game's end ("win", "stalled", "error")."""
-        override = -1 if s.next_override is None else s.next_override
-        start = (s.hands, s.draw_pile, s.discard, s.scores, s.dealer, s.round, s.exposed, s.turn_serial,
-                 s.game_turns, s.first_card, s.last_turn, s.direction, s.color, s.skips, s.streak, override,
-                 s.current, s.turns, s.leader)
-        return self._play_from(start, s.rng, random.Random(seed), self._codes, set())
+        return self._play_from(entry_start(s), s.rng, random.Random(seed), self._codes, set())
 
 
 def playouts_for(game, agent: str):

@@ -20,13 +20,14 @@ from unorules.errors import IllegalAction
 from .expressions import NotCovered
 from .generated import Program
 from .generator import EXTERNAL
+from .turns import entry_start
 
 
 class Stepper:
     """A game's generated code for stepping, made once per game and shared by its states."""
 
     def __init__(self, game, entry: bool = False):
-        """`entry`: the code goes on from a position at the start of a turn (Follower)."""
+        """`entry`: the code goes on from an engine State's position between two turns (Follower)."""
         self.game = game
         self.program = Program(game, (EXTERNAL,) * game.players, "cards", entry=entry)
         ns = self.program.namespace
@@ -61,10 +62,14 @@ class StepState:
                  "_history", "_engine")
 
     def __init__(self, stepper: Stepper, seed: int):
+        self._begin(stepper, seed, stepper.program._play_quiet(seed, (), None, set()))
+
+    def _begin(self, stepper: Stepper, seed, run):
+        """Start the code's run `run` and go to its first stop."""
         self.stepper, self.game, self.rules = stepper, stepper.game, stepper.game.rules
         self.seed, self.n = seed, stepper.game.players
         self.terminal, self.record, self._history, self._engine = False, None, [], None
-        self._run = stepper.program._play_quiet(seed, (), None, set())
+        self._run = run
         self._stop(None)
 
     def _stop(self, index):
@@ -244,17 +249,16 @@ class StepState:
 
 class Follower(StepState):
     """Generated code entered at an engine State's position at the start of a turn (a scenario's
-    `start: turn`) or between two turns (after a dealt start), stopped at each decision and sent the engine's answers: `differences(s)` says
-    where it stands elsewhere than the engine's State `s` (the deciding seat, the legal actions,
-    every seat's observation), `apply(action_id)` plays the same answer. The position's cards are
-    a scenario's own (ids of its cards only): each goes in as a card of the deck with its face."""
+    `start: turn`) or between two turns (after a dealt start), stopped at each decision and sent the
+    engine's answers (`apply_action`): `differences(s)` says where it stands elsewhere than the
+    engine's State `s` (the deciding seat, the legal actions, every seat's observation). The
+    position's cards are a scenario's own (ids of its cards only): each goes in as a card of the
+    deck with its face."""
 
     __slots__ = ("outcome_", "winner_")
 
-    def __init__(self, stepper: Stepper, state, player: int):
-        self.stepper, self.game, self.rules = stepper, stepper.game, stepper.game.rules
-        self.seed, self.n = None, stepper.game.players
-        self.terminal, self.record, self._history, self._engine = False, None, [], None
+    def __init__(self, stepper: Stepper, state, seat: int | None = None):
+        """`seat`: the State is about to begin that seat's turn (else it is paused between turns)."""
         self.outcome_ = self.winner_ = None
         of_face: dict = {}
         for card, face in enumerate(stepper.faces):
@@ -268,18 +272,10 @@ class Follower(StepState):
                 raise NotCovered(f"a position holding more cards of face {face} than the deck")
             deck.append(cards[k])
             taken[face] = k + 1
-        s = state
-
-        def cards(lst):
-            return [deck[c] for c in lst]
-        start = ([cards(h) for h in s.hands], cards(s.draw_pile), cards(s.discard), list(s.scores), s.dealer,
-                 s.round, list(s.exposed), s.turn_serial, s.game_turns, s.first_card, list(s.last_turn),
-                 s.direction, s.color, list(s.skips), s.streak, player, s.current, s.turns, s.leader,
-                 [(q, deck[c]) for q, c in s.recent_plays])
-        rng = type(s.rng)()
-        rng.setstate(s.rng.getstate())        # the deck's stream as it stands: reshuffles and chance alike
-        self._run = stepper.program.play_from(start, rng, None, (), set())
-        self._stop(None)
+        start = entry_start(state, deck, seat) + ([(q, deck[c]) for q, c in state.recent_plays],)
+        rng = type(state.rng)()
+        rng.setstate(state.rng.getstate())    # the deck's stream as it stands: reshuffles and chance alike
+        self._begin(stepper, None, stepper.program.play_from(start, rng, None, (), set()))
 
     @staticmethod
     def enter(state) -> tuple["Follower | None", str | None]:
@@ -287,18 +283,15 @@ class Follower(StepState):
         or paused between two turns (`pause_before_turn`)), or (None, why generated code cannot go
         on from it)."""
         s = state
-        if s.decision is PAUSED and not s.agenda:
-            player = -1 if s.next_override is None else s.next_override     # the next seat, found by the code
-        elif len(s.agenda) == 1 and s.agenda[0][0] is begin_turn and len(s.agenda[0]) == 2:
-            player = s.agenda[0][1]
-        else:
+        starting = len(s.agenda) == 1 and s.agenda[0][0] is begin_turn and len(s.agenda[0]) == 2
+        if not (starting or s.decision is PAUSED and not s.agenda):
             return None, "the position is not between two turns"
         for why, present in (("an attack under way", s.attack is not None), ("a seat out of the round", any(s.out)),
                              ("several piles", len(s.piles) != 1), ("two-sided cards", len(s.rules.sides) != 1)):
             if present:
                 return None, f"the position has {why}"
         try:
-            return Follower(Stepper(s.game, entry=True), s, player), None
+            return Follower(Stepper(s.game, entry=True), s, s.agenda[0][1] if starting else None), None
         except NotCovered as e:
             return None, str(e)
 
@@ -308,15 +301,6 @@ class Follower(StepState):
             next(self._run)
         except StopIteration as end:
             self.outcome_, self.winner_, _ = end.value
-
-    def apply(self, action_id: int):
-        """Play the engine's answer here too (one of the legal actions: `differences` said so)."""
-        index = self._ids.index(action_id)
-        self._history.append(action_id)
-        self._at = at = self._run.send(index)
-        self._player, self._ids = at[0], at[1]
-        if at[0] == TERMINAL:
-            self._stop_at_end()
 
     def differences(self, s) -> str | None:
         """Where this stop differs from the engine's State `s` (at a decision or at its end), or None."""

@@ -27,6 +27,20 @@ ENTRY_LOCALS = ("hands", "pile", "discard", "scores", "dealer", "round_no", "exp
                 "leader")
 
 
+def entry_start(s, card=None, seat=None) -> tuple:
+    """ENTRY_LOCALS' values from an engine State `s` between two turns (or about to begin `seat`'s
+    turn, the next seat then): the State's own lists (a playout's copy, handed on), or with `card`
+    (the State's card -> a card of the generated deck) new lists of those cards."""
+    override = seat if seat is not None else -1 if s.next_override is None else s.next_override
+    if card is None:
+        return (s.hands, s.draw_pile, s.discard, s.scores, s.dealer, s.round, s.exposed, s.turn_serial,
+                s.game_turns, s.first_card, s.last_turn, s.direction, s.color, s.skips, s.streak, override,
+                s.current, s.turns, s.leader)
+    return ([[card[c] for c in h] for h in s.hands], [card[c] for c in s.draw_pile], [card[c] for c in s.discard],
+            list(s.scores), s.dealer, s.round, list(s.exposed), s.turn_serial, s.game_turns, s.first_card,
+            list(s.last_turn), s.direction, s.color, list(s.skips), s.streak, override, s.current, s.turns, s.leader)
+
+
 class TurnFlow:
     # ---- the game ----------------------------------------------------------------------------
     def generate(self):

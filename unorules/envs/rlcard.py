@@ -143,7 +143,7 @@ class UnoRulesGame:
         self.np_random = np.random.RandomState()
         self.state = None
         self._history = []
-        self._words = self._rlcard_ids = None         # obs="rlcard": RLCardWords, made at the first state
+        self._words = None         # obs="rlcard": RLCardWords, made at the first state
 
     def init_game(self):
         seed = int(self.np_random.randint(2 ** 31))
@@ -163,9 +163,10 @@ class UnoRulesGame:
             self._history.append(self.state.clone())
         if type(action) is not int:
             if isinstance(action, str):          # RLCard's own words (`r-5`, `draw`): obs="rlcard"
-                if self._rlcard_ids is None:
-                    self._rlcard_ids = {name: i for i, name in reversed(list(enumerate(self.rlcard_actions())))}
-                action = self._rlcard_ids[action] if action in self._rlcard_ids else self.rlcard_actions().index(action)
+                ids = self.rlcard_ids()
+                if action not in ids:
+                    raise ValueError(f"{action!r} is not one of RLCard's actions here")
+                action = ids[action]
             action = int(action)
         s = self.state
         s.apply_action(action)
@@ -180,6 +181,14 @@ class UnoRulesGame:
         if getattr(self, "_rlcard_names", None) is None:
             self._rlcard_names = self._rlcard_action_names()
         return self._rlcard_names
+
+    def rlcard_ids(self) -> dict:
+        """RLCard's action words -> the player's ids (the first id of a word)."""
+        if getattr(self, "_rlcard_ids", None) is None:
+            self._rlcard_ids = {}
+            for i, name in enumerate(self.rlcard_actions()):
+                self._rlcard_ids.setdefault(name, i)
+        return self._rlcard_ids
 
     def _rlcard_action_names(self) -> list:
         colors, traits = _rlcard_words()

@@ -13,6 +13,7 @@ from unorules.engine.types import NO_COLOR
 from unorules.errors import Diagnostic, RulebookError, UnorulesError, did_you_mean
 from .format import Scenario, ScenarioError
 
+
 class _Setup:
     def __init__(self, sc: Scenario, rules, game):
         self.sc, self.rules, self.game = sc, rules, game

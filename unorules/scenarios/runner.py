@@ -218,7 +218,7 @@ class _Following:
         script leaves to the seed the follower draws itself, on the same stream."""
         if self.follower is not None and s.decision.probs is None:
             self.check(s, f"before `{s.action_name(answer)}`")
-            self.follower.apply(s.game.action_space.id_of(s, answer))
+            self.follower.apply_action(s.game.action_space.id_of(s, answer))
             self.steps += 1
         s.apply_action(answer)
 
