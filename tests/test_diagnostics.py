@@ -238,3 +238,88 @@ def test_a_bad_key_does_not_hide_bad_cards_in_a_scenario(tmp_path):
     code, out, err = run_cli("test", p)
     assert code == 1
     assert "no card `purple 9`" in out and "unknown key `given.tunr`" in out and "unknown key `expect.hand_size`" in out
+
+
+def _int_paths(node, path=()):
+    """Every path to a whole number in an IR, deepest first."""
+    if isinstance(node, dict):
+        items = node.items()
+    elif isinstance(node, list):
+        items = enumerate(node)
+    else:
+        return []
+    out = []
+    for k, v in items:
+        if isinstance(v, int) and not isinstance(v, bool):
+            out.append(path + (k,))
+        out += _int_paths(v, path + (k,))
+    return sorted(out, key=len, reverse=True)
+
+
+def _get(ir, path):
+    for k in path:
+        ir = ir[k]
+    return ir
+
+
+def _set(ir, path, value):
+    for k in path[:-1]:
+        ir = ir[k]
+    ir[path[-1]] = value
+
+
+def test_validation_remembers_what_passed_and_never_what_failed(monkeypatch):
+    """The schema walks a node that passed once only once: a second look at the same rulebook
+    walks no definition, one with a single number changed walks a few; and a node that equals
+    one that passed under `==` but not in type (2.0, True for 2) is still refused, with the very
+    errors a fresh validator gives."""
+    import copy
+    from unorules.language import schema
+    from unorules.language.loader import load
+    from unorules.language.spans import Spans
+
+    walks, real = [], schema._REF
+
+    def counted(*args):
+        walks.append(1)
+        yield from real(*args)
+
+    monkeypatch.setattr(schema, "_REF", counted)
+    ir = copy.deepcopy(load("official").ir)
+
+    def errors(node):
+        walks.clear()
+        found = [(d.message, d.help) for d in schema.schema_diagnostics(node, Spans(), "x")]
+        return found, len(walks)
+
+    schema._PASSED.clear()
+    found, fresh = errors(ir)
+    assert found == [] and fresh > 100
+    assert errors(ir) == ([], 0)
+
+    def refused_as_float(path):      # a whole number the schema wants whole, and 1 more is fine
+        value = _get(ir, path)
+        _set(ir, path, float(value))
+        refused = bool(schema.schema_diagnostics(ir, Spans(), "x"))
+        _set(ir, path, value + 1)
+        refused = refused and not schema.schema_diagnostics(ir, Spans(), "x")
+        _set(ir, path, value)
+        return refused
+
+    deep = next(p for p in _int_paths(ir) if len(p) >= 4 and refused_as_float(p))
+    value = _get(ir, deep)
+    schema._PASSED.clear()
+    errors(ir)
+    _set(ir, deep, value + 1)
+    found, walked = errors(ir)
+    assert found == [] and 0 < walked < fresh / 5, (walked, fresh)
+    for wrong in (float(value), True):
+        _set(ir, deep, value)
+        errors(ir)
+        assert errors(ir) == ([], 0)
+        _set(ir, deep, wrong)
+        found, _ = errors(ir)
+        remembered = len(schema._PASSED)
+        schema._PASSED.clear()
+        assert found and found == errors(ir)[0], (wrong, found)
+        assert remembered > 0
