@@ -100,6 +100,60 @@ def test_tracked_cards_are_followed_as_by_the_engine():
                        track=("wild", "skip")), games=60)
 
 
+@pytest.mark.parametrize("agents", [("greedy",), ("random", "random_play")])
+def test_the_cut_and_its_bets_play_as_on_the_engine(agents):
+    """fast's cut: the `on cut` bets (a choice of each other player), then the cut, a chance drawn
+    on the game's stream, exact half the time here; an exact cut scores the dealer -50."""
+    spec = RunSpec("fast", players=3, agents=agents, rounds="rulebook", options=(("cut_chance", 0.5),), seed=4)
+    program = same_games(spec, games=3)
+    cuts = [e["exact"] for i in range(3) for e in program.play(game_seed(spec.seed, i), seat_agents(spec), log=True).log
+            if e["type"] == "cut"]
+    assert len(cuts) >= 6 and 0 < sum(cuts) < len(cuts)
+
+
+HOOKS = """module hooks "attack hooks"
+for official
+on attacked if target.hand.size <= 3: pass attack to next
+on attacked if penalty >= 4 and target.hand.size > 5: add 1
+"""
+
+
+@pytest.mark.parametrize("with_", [("double_next_draw",), ("HOOKS",)])
+def test_on_attacked_rules_play_as_on_the_engine(with_, tmp_path):
+    """`on attacked`: asked before each new target may answer; a hook that passes the attack on
+    asks the new target's hooks in turn, one that changes the penalty changes what is drawn."""
+    if with_ == ("HOOKS",):
+        (tmp_path / "hooks.uno").write_text(HOOKS, encoding="utf-8")
+        with_ = (str(tmp_path / "hooks.uno"),)
+    spec = RunSpec("official", with_=with_, players=4, agents=("random_play", "greedy"), rounds="single", seed=5)
+    program = same_games(spec, games=15)
+    kinds = {e["type"] for i in range(15) for e in program.play(game_seed(spec.seed, i), seat_agents(spec), log=True).log}
+    assert "attack" in kinds and ("pass_attack" in kinds) == (with_ != ("double_next_draw",))
+
+
+def test_an_attack_passed_round_and_round_is_the_hooks_error_as_on_the_engine(tmp_path):
+    path = tmp_path / "pingpong.uno"
+    path.write_text('module pingpong "round and round"\nfor official\non attacked: pass attack to next\n', encoding="utf-8")
+    spec = RunSpec("official", with_=(str(path),), players=2, agents=("random",), rounds="single", seed=5)
+    program = same_games(spec, games=4)
+    record = program.play(game_seed(spec.seed, 0), seat_agents(spec))
+    assert record.outcome == "error" and "passed on by `on attacked` rules more than 32" in str(record.error)
+    assert record.error.where.endswith("pingpong.uno:3:1")
+
+
+def test_a_look_at_a_hand_plays_and_logs_as_on_the_engine(tmp_path):
+    """`look at`: its event names the hand's cards as the engine's does, in generated code and,
+    from its reference, with hands counted per face."""
+    path = tmp_path / "look.uno"
+    path.write_text('module look "a look"\nfor official\ncard wild_customizable {\n  on play:\n    choose color\n'
+                    '    choose other player\n    look at chosen.hand\n}\n', encoding="utf-8")
+    spec = RunSpec("official", with_=(str(path),), players=3, agents=("random_play", "greedy"), rounds="single")
+    program = same_games(spec, games=30)
+    looks = [e for i in range(30) for e in program.play(game_seed(spec.seed, i), seat_agents(spec), log=True).log
+             if e["type"] == "look_at"]
+    assert looks and all(e["cards"] and e["other"] != e["player"] for e in looks)
+
+
 def test_every_shipped_rulebook_module_and_custom_card_runs_generated_or_says_why():
     """Each combination the tests use either plays the engine's games as generated code, or falls
     back to the engine with the construct it lacks named; auto never changes the totals."""
@@ -269,11 +323,11 @@ def test_a_branch_decided_when_the_code_is_written_is_written_as_the_branch_that
 
 BENIGN = {"rulebook_name": "plain", "title": "A plain game", "red": "red", "blue": "blue",
           "skip": "skip", "wild": "wild", "option": "bonus", "calm": "calm", "loud": "loud", "how": "how",
-          "mood": "mood", "text": "quiet"}
+          "mood": "mood", "text": "quiet", "tally": "tally", "mark": "mark"}
 HOSTILE = {"rulebook_name": "__import__", "title": "'); __import__('os').system('rm -rf /') #{} \\ ñandú ✓",
            "red": "exec", "blue": "lambda", "skip": "__builtins__", "wild": "eval", "option": "os",
            "calm": "globals", "loud": "__class__", "how": "compile", "mood": "getattr",
-           "text": "\\'); open('/etc/passwd').read() #"}
+           "text": "\\'); open('/etc/passwd').read() #", "tally": "__dict__", "mark": "setattr"}
 
 
 def named_rulebook(n: dict) -> str:
@@ -282,6 +336,8 @@ players 2..6
 colors {n['red']} {n['blue']}
 option {n['option']} = 2
 option {n['mood']} = "{n['loud']}"
+counter {n['tally']} per player hidden
+flag {n['mark']} reset each turn
 card 0..5 {{
   number
   points card.rank
@@ -305,6 +361,9 @@ card {n['wild']} {{
     if {n['how']} == "{n['calm']}" {{ next draw 1 }}
     if {n['how']} == {n['mood']} {{ reverse }}
     if {n['mood']} == "{n['text']}" {{ play again }}
+    add 1 to {n['tally']}
+    set {n['mark']}
+    if me.{n['tally']} > 2 and {n['mark']} {{ next draw 1 }}
   on turn_up: next choose color
 }}
 deck {{
@@ -331,6 +390,7 @@ def test_hostile_names_and_strings_cannot_change_the_generated_source(tmp_path):
     assert "FMASK" in counted[1]              # the wild's face predicate became a table of face masks
     assert "def play_from(START" in entered[1] and "def play_from(START" in followed[1]
     assert "OPTION_IDS" in stepped[1]         # the named options' choice is a stop, by the options' ids
+    assert "(mem0, mem1, )" in stepped[1] and "setmem0, mem1 = START" in followed[1]    # counters at stops, entered
     for source in (sources[1], counted[1], entered[1], stepped[1], followed[1]):
         assert_only_made_names(source)
 
@@ -667,7 +727,6 @@ def test_attacks_answered_back_and_forth_without_end_stall_the_round_in_both(tmp
 
 
 LEFT_TO_THE_ENGINE = [
-    ("on attacked if penalty > 0: double penalty", "an `on attacked` rule"),
     ("on play of wild: put card in front of me", "the place in front of players"),
     ("play only when card.color != red or me.hand.size > 2",
      "a table-wide play rule (`play only when`, `may play on anything when`)"),
@@ -694,7 +753,7 @@ def test_constructs_the_generator_leaves_to_the_engine_name_their_reason(tmp_pat
     assert coverage(make_game(RunSpec("classic", players=4)), ("random",) * 4) is None
 
 
-@pytest.mark.parametrize("module", ["double_next_draw", "shield", "lucky_charm", "red_lock", "last_of_a_color"])
+@pytest.mark.parametrize("module", ["shield", "lucky_charm", "red_lock", "last_of_a_color"])
 def test_the_shipped_custom_cards_the_generator_leaves_name_a_reason(module):
     from unorules.codegen.generator import coverage
     reason = coverage(make_game(RunSpec("official", with_=(module,), players=4)), ("random",) * 4)

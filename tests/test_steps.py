@@ -16,8 +16,8 @@ from unorules.codegen.steps import Stepper
 from unorules.errors import IllegalAction
 
 # every shipped rulebook generated code steps through today (test_which_rulebooks_step pins the list)
-STEPPED = ["all_wild", "attack", "bts", "classic", "dare", "fifty", "hot_death", "killer", "killer_red_zero", "mario",
-           "mario_kart", "official", "official_swap", "rlcard", "showdown"]
+STEPPED = ["all_wild", "attack", "bts", "classic", "dare", "fifty", "flex", "hot_death", "killer", "killer_red_zero",
+           "mario", "mario_kart", "nonpartisan", "official", "official_swap", "rlcard", "showdown"]
 
 
 def stepper(name, players=4, rounds="single"):
@@ -60,7 +60,8 @@ def walk_both(game, st, seed, check_every=1):
     ("hot_death", 4, "single", 4, 5),            # stacked answers to attacks, a color chosen inside one
     ("mario", 4, "single", 5, 3), ("all_wild", 4, "single", 5, 3), ("attack", 3, "rulebook", 1, 3),
     ("fifty", 4, "single", 3, 5), ("mario_kart", 4, "single", 2, 9), ("official_swap", 4, "single", 5, 3),
-    ("showdown", 2, "single", 3, 9), ("killer", 4, "single", 1, 9)])       # killer: jumping in
+    ("showdown", 2, "single", 3, 9), ("killer", 4, "single", 1, 9),       # killer: jumping in
+    ("flex", 4, "single", 2, 9), ("nonpartisan", 3, "rulebook", 1, 9)])    # a flag per player, one for a turn
 def test_generated_steps_answer_as_the_engine_does(name, players, rounds, games, every):
     game, st = stepper(name, players, rounds)
     total = sum(walk_both(game, st, seed, every) for seed in range(games))
@@ -79,13 +80,14 @@ def test_which_rulebooks_step_and_why_the_others_do_not():
             why[name] = reason
     assert stepped == STEPPED
     assert all(reason and "Traceback" not in reason for reason in why.values())
-    assert "counters" in why["flex"] and "double-faced" in why["flip"] and "`may play`" in why["emoji"]
+    assert "swapping seats" in why["fast"] and "double-faced" in why["flip"] and "`may play`" in why["emoji"]
 
 
 @pytest.mark.parametrize("include, with_", [(("jump_in",), ()), (("stacking",), ()), (("seven_o",), ()),
                                            (("draw_to_match",), ()), ((), ("rock_paper_scissors",)),
                                            ((), ("swap_with_fewest",)), ((), ("everyone_draws",)),
-                                           ((), ("name_a_number",))])     # a number kind named: a stop
+                                           ((), ("name_a_number",)),      # a number kind named: a stop
+                                           ((), ("double_next_draw",))])  # an `on attacked` rule
 def test_modules_and_custom_cards_step_as_the_engine_does(include, with_):
     from unorules.engine import Game
     from unorules.engine.compiler import compile_rulebook
@@ -213,3 +215,111 @@ def test_a_rules_named_option_number_and_kind_are_stops_answered_as_on_the_engin
             s.apply_action(i)
         assert s.terminal and s.returns() == e.returns()
     assert {"option", "number", "kind"} <= asked          # each choice was asked, and answered alike
+
+
+COUNTERS = """module counters "counters and flags of every kind, read and shown"
+for official
+counter plays per player
+counter secret per player hidden reset each round
+counter table_count
+counter this_turn reset each turn
+flag marked per player reset after next turn
+on play of 7: next set marked
+on play:
+  add 1 to plays
+  add 2 to secret
+  add 1 to table_count
+  add 1 to this_turn
+on draw if me.marked and table_count > 8: draw 1
+"""
+
+
+def test_counters_and_flags_step_as_on_the_engine_and_show_in_every_observation(tmp_path):
+    """Counters per player (one hidden) and for the table, one kept for a turn, a flag kept until
+    after its player's next turn: the code keeps them at each stop, every seat's observation shows
+    them as the engine's does (others' hidden values unseen), and a rule reads them."""
+    from unorules.engine import Game
+    from unorules.engine.compiler import compile_rulebook
+    from unorules.language.loader import load
+    path = tmp_path / "counters.uno"
+    path.write_text(COUNTERS, encoding="utf-8")
+    game = Game(compile_rulebook(load("official", with_=(str(path),)), {}), 4, rounds="rulebook")
+    st, why = Stepper.of(game)
+    assert st is not None, why
+    offsets = game.observation_layout.offsets
+    seen = set()
+    for seed in range(4):
+        walk_both(game, st, seed, 2)
+        s = st.new_state(seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if s.terminal:
+                break
+            obs = s.observation_tensor(s.current_player())
+            seen |= {name for name in ("counter:plays", "counter:secret", "counter:table_count", "counter:marked")
+                     if obs[offsets[name]:offsets[name] + 4] != [0.0] * 4}
+            s.apply_action(rng.choice(s.legal_action_ids()))
+    assert seen == {"counter:plays", "counter:secret", "counter:table_count", "counter:marked"}
+
+
+@pytest.mark.parametrize("include, with_", [(("zero_passes_one",), ()), (("five_exchange",), ()),
+                                           ((), ("tribute",)), ((), ("give_away",)), ((), ("take_a_card",))])
+def test_a_card_chosen_to_give_take_or_exchange_is_a_stop_answered_as_on_the_engine(include, with_):
+    """Giving cards (one at a time, or every giver at once), taking one (the taker sees the hand:
+    every observation shows it as the engine's does), exchanging them, giving a whole hand: each
+    card chosen is a stop with the engine's "card" actions, and the games go alike."""
+    from unorules.engine import Game
+    from unorules.engine.compiler import compile_rulebook
+    from unorules.language.loader import load
+    game = Game(compile_rulebook(load("official", include=include, with_=with_), {}), 4, rounds="single")
+    st, why = Stepper.of(game)
+    assert st is not None, why
+    keys, asked, shown = game.action_space.keys, 0, game.observation_layout.offsets["shown"]
+    seen = 0
+    for seed in range(6):
+        walk_both(game, st, seed, 7)
+        s, e, rng = st.new_state(seed), game.new_state(seed), random.Random(seed)
+        e.play_chance()
+        while not e.terminal:
+            ids = e.legal_action_ids()
+            assert s.legal_action_ids() == ids and s.current_player() == e.current_player()
+            asked += any(keys[i][0] == "card" for i in ids)
+            seen += any(s.observation_tensor(e.current_player())[shown:shown + 4 * len(game.rules.faces)])
+            i = rng.choice(ids)
+            e.apply_action(i)
+            e.play_chance()
+            s.apply_action(i)
+        assert s.returns() == e.returns()
+    assert asked >= (0 if with_ == ("give_away",) else 3)       # a whole hand given: no card to choose
+    assert bool(seen) == (with_ == ("take_a_card",))              # only a take shows a hand
+
+
+LOOK = """module look "a look at another's hand, and nothing taken"
+for official
+card wild_customizable {
+  on play:
+    choose color
+    choose other player
+    look at chosen.hand
+}
+"""
+
+
+def test_a_look_at_a_hand_shows_in_the_lookers_observation_as_on_the_engine(tmp_path):
+    from unorules.engine import Game
+    from unorules.engine.compiler import compile_rulebook
+    from unorules.language.loader import load
+    path = tmp_path / "look.uno"
+    path.write_text(LOOK, encoding="utf-8")
+    game = Game(compile_rulebook(load("official", with_=(str(path),)), {}), 3, rounds="single")
+    st, why = Stepper.of(game)
+    assert st is not None, why
+    shown, nf = game.observation_layout.offsets["shown"], len(game.rules.faces)
+    seen = 0
+    for seed in range(8):
+        walk_both(game, st, seed, 1)
+        s, rng = st.new_state(seed), random.Random(seed)
+        while not s.terminal:
+            seen += any(any(s.observation_tensor(p)[shown:shown + 3 * nf]) for p in range(3))
+            s.apply_action(rng.choice(s.legal_action_ids()))
+    assert seen

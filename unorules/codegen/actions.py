@@ -14,7 +14,7 @@ COVERED_ACTIONS = {"lose_turn", "reverse", "play_again", "draw", "choose_color",
                    "take_back", "do", "set_counter", "add_counter", "clear_counter", "choose_player", "swap_hands",
                    "pass_hands", "cycle_color", "draw_until_color", "perform", "chance", "choose_option",
                    "swap_seats", "score", "reveal", "discard_all", "choose_number", "choose_kind",
-                   "give_hand", "give", "take", "exchange", "repeat", "set_score", "let"}
+                   "give_hand", "give", "take", "exchange", "repeat", "set_score", "let", "look_at"}
 MOVES_HANDS = {"shuffle_hands", "swap_hands", "pass_hands", "swap_seats", "discard_all", "give_hand",
                "give", "take", "exchange"}      # actions after which any hand may be empty
 HAS_TABLE = {"play": "HAS_PLAY", "turn_up": "HAS_TURN_UP"}   # kind -> it has rules for the event
@@ -172,6 +172,12 @@ class RuleActions:
             self.move_cards(a, scope, p)
         elif k == "exchange":
             self.exchange(a, scope, p)
+        elif k == "look_at":                  # hands.act_look_at: p sees the other's hand as it is now
+            q = x.name_var("q")
+            src(f"{q} = {x.expr(a['hand']['of'], scope)}")
+            with src.block(f"if {q} is not None and {q} != {p}:"):
+                self.look(p, q)
+                src(f"if log is not None: EV_LOOK_AT(log, round_no, {p}, {q}, {self.hand(q)})")
         elif k == "give_hand":
             self.give_hand(x.expr(a["to"], scope), p)
         elif k in ("swap_hands", "swap_seats"):

@@ -31,28 +31,57 @@ class AttackWindows:
         src(f"{atk['attacker']} = {scope['me']}")
         env = {**scope, "@given": None}         # atk.env: the attack's own env, for its body
         answerable = {k for r in self.rules.reactions for k in r.to}
-        if not self.rules.reactions or (self.kind_now is not None and not (answerable & self.reachable_kinds())):
+        answers = bool(self.rules.reactions) and not (self.kind_now is not None
+                                                      and not (answerable & self.reachable_kinds()))
+        hooked = "attacked" in self.rules.triggers
+        if not answers and not hooked:
             self.challenge_offer(a, env, atk)
             return
+        if hooked:
+            atk["hooked"], atk["hooks"] = x.name_var("hooked"), x.name_var("hooks")
+            src(f"{atk['hooked']} = None")
+            src(f"{atk['hooks']} = 0")
         with src.block("while True:"):               # attack_window, again while the target changes
             with src.block(f"if {atk['st']} == {literal(CANCELLED)}:"):
                 src("break")
             with src.block(f"if {atk['st']} == {literal(RESOLVE)}:"):
                 self.resolve(a, env, atk)
                 src("break")
-            self.respond_options(atk)
-            with src.block("if ropts:"):
-                self.pick_response(atk)
-                with src.block("if j < len(ropts):"):
-                    self.respond(atk)
-                    with src.block(f"if {atk['st']} == {literal(CANCELLED)}:"):
-                        src("break")
-                    with src.block(f"if {atk['t']} == old and {atk['st']} == {literal(PENDING)}:"):
-                        self.resolve(a, env, atk)
-                        src("break")
-                    src("continue")
+            if hooked:
+                self.hooks_asked(atk)
+            if answers:
+                self.respond_options(atk)
+                with src.block("if ropts:"):
+                    self.pick_response(atk)
+                    with src.block("if j < len(ropts):"):
+                        self.respond(atk)
+                        with src.block(f"if {atk['st']} == {literal(CANCELLED)}:"):
+                            src("break")
+                        with src.block(f"if {atk['t']} == old and {atk['st']} == {literal(PENDING)}:"):
+                            self.resolve(a, env, atk)
+                            src("break")
+                        src("continue")
             self.challenge_offer(a, env, atk)
             src("break")
+
+    def hooks_asked(self, atk):
+        """attacks.hooks_asked: before a new target may answer, the rulebook's `on attacked` rules
+        run (as its target; the attacker and the penalty as they stand), each of which may cancel
+        the attack, change its penalty or pass it on (whose new target is asked in turn); an attack
+        passed on more than MAX_TRIGGER_DEPTH times is the rule's error."""
+        src, x = self.src, self.x
+        with src.block(f"if {atk['hooked']} != {atk['t']}:"):
+            src(f"{atk['hooked']} = {atk['t']}")
+            src(f"{atk['hooks']} += 1")
+            first = next(t for t in self.rules.ir["triggers"] if t["event"] == "attacked")
+            with src.from_rule(self.where(first)):
+                with src.block(f"if {atk['hooks']} > MAX_TRIGGER_DEPTH:"):
+                    src("raise RuleRuntimeError(HOOKS_PASSED)")
+            me, att, pen = x.name_var("hme"), x.name_var("hatt"), x.name_var("hpen")
+            src(f"{me}, {att}, {pen} = {atk['t']}, {atk['attacker']}, {atk['pen']}")
+            self.triggers("attacked", {"me": me, "@who": me, "target": me, "attacker": att, "penalty": pen,
+                                       "@atk": atk})
+            src("continue")
 
     def reachable_kinds(self) -> set:
         """The kinds an attack can be made or answered with: those with an attack in their rules,

@@ -207,6 +207,8 @@ class RuleChoices:
         with src.block(f"if {q} is not None and {q} != {p}:"):
             if at_once:
                 src("picked = []")
+            if not give:
+                self.look(p, q)
             with src.block("for _ in range(n):"):
                 self.card_options(owner, a.get("where"), scope, exclude="picked" if at_once else None)
                 with src.block("if not opts:"):
@@ -215,15 +217,22 @@ class RuleChoices:
                     with src.block("if len(opts) == 1:"):
                         src("c = opts[0]")
                     with src.block("else:"):
-                        self.card_choice(p, keep=True)
+                        self.card_choice(p, keep=True, atk=scope.get("@atk"))
                 else:
-                    self.card_choice(p, keep=False)
+                    self.card_choice(p, keep=False, atk=scope.get("@atk"))
                 if at_once:
                     src("picked.append(c)")
                     src(f"batch.append(({p}, {q}, c))")
                 else:
                     self.move_card(owner, other, p, q)
                     src(f"if log is not None: EV_{'GIVE' if give else 'TAKE'}(log, round_no, {p}, {q}, c)")
+                    if not give:
+                        self.look(p, q)
+
+    def look(self, p: str, q: str):
+        """hands._look: p sees q's hand as it is now (what stopped code shows p: `shown`)."""
+        if self.keeps_shown:
+            self.src(f"shown.setdefault({p}, {{}})[{q}] = list(hands[{q}])")
 
     def commit_batch(self):
         """hands.commit_batch: the cards of a `give ... at once` move, in the order chosen."""
@@ -246,7 +255,7 @@ class RuleChoices:
                     src("picked.append(None)")
                     src("continue")
                 self.card_options("who", None, scope)
-                self.card_choice("who", keep=True)
+                self.card_choice("who", keep=True, atk=scope.get("@atk"))
                 src("picked.append(c)")
             src("gave, got = picked")
             with src.block("if gave is not None:"):
@@ -272,12 +281,16 @@ class RuleChoices:
             src("by_face[FACES[c]] = c")
         src("opts = [by_face[f] for f in sorted(by_face)]")
 
-    def card_choice(self, who: str, keep: bool):
+    def card_choice(self, who: str, keep: bool, atk: dict | None = None):
         """`c`, who's agent's pick of `opts`: greedy gives away what it would not keep (not a
         wild, the most points) or takes the best card (a wild, then points), the first of a tie;
         the others one at random."""
         src = self.src
         self.count_decision()
+        if self.stepping:                # the cards, one per face in face order: the engine's "card" actions
+            self.yield_choice("j", who, "[CARD_IDS[FACES[o]] for o in opts]", atk)
+            src("c = opts[j]")
+            return
         with src.block(f"if {self.is_agent(who, 'greedy')}:"):
             key = "(not WILD[CKIND[{0}]], POINTS[{0}], -{0})" if keep else "(WILD[CKIND[{0}]], POINTS[{0}], -{0})"
             src("c = opts[0]")

@@ -16,7 +16,7 @@ import traceback
 
 from unorules.engine.primitives import MAX_CHOICES
 from unorules.engine.table import MATCH_ANY, MATCH_RULE, MAX_DRAW
-from unorules.engine.types import NO_COLOR, TERMINAL
+from unorules.engine.types import MAX_TRIGGER_DEPTH, NO_COLOR, TERMINAL
 from unorules.engine.types import DRAW, KEEP
 from unorules.errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
 from .generator import EXTERNAL, generate, option_groups
@@ -237,7 +237,8 @@ def tables(game, program, counted: bool = False) -> dict:
         "TURN_STALLED": TurnStalled, "TurnStalled": TurnStalled,
         "RULE_WHERE": program.rule_where, "CHANCE_PICK": chance_pick(program.texts),
         "NOT_A_COLOR": lambda c: f"`{colors[c]}` is not a color of the side in play (`{r.sides[0]}`)",
-        "NO_FIRST_CARD": "there is no card to turn up", "DIVIDE": divide,
+        "NO_FIRST_CARD": "there is no card to turn up", "DIVIDE": divide, "MAX_TRIGGER_DEPTH": MAX_TRIGGER_DEPTH,
+        "HOOKS_PASSED": f"an attack was passed on by `on attacked` rules more than {MAX_TRIGGER_DEPTH} times",
         "NO_NUMBER": lambda lo, hi: f"there is no number from {lo} to {hi} to choose",
         "TOO_MANY_NUMBERS": lambda n: f"a choice of {n} numbers; the limit is {MAX_CHOICES}",
         "NOTHING_TO_CHOOSE": lambda name: f"there is nothing to choose as `{program.texts[name]}`",
@@ -285,6 +286,8 @@ def tables(game, program, counted: bool = False) -> dict:
                                                       gave=names[a] if a is not None else None,
                                                       got=names[b] if b is not None else None),
         "EV_GIVE": lambda log, r_, p, q, card: ev(log, r_, "give", player=p, to=q, card=names[card]),
+        "EV_CUT": lambda log, r_, dealer, exact: ev(log, r_, "cut", dealer=dealer, exact=bool(exact)),
+        "EV_LOOK_AT": lambda log, r_, p, q, cards: ev(log, r_, "look_at", player=p, other=q, cards=card_names(cards)),
         "EV_TAKE": lambda log, r_, p, q, card: ev(log, r_, "take", **{"player": p, "from": q, "card": names[card]}),
         "EV_CHOOSE_OPTION": lambda log, r_, p, name, v: ev(log, r_, "choose", player=p, name=program.texts[name],
                                                            value=program.texts[v]),
@@ -334,6 +337,7 @@ def tables(game, program, counted: bool = False) -> dict:
             "OPTION_IDS": [space.index.get(("option", text, None, False, None), -1) for text in program.texts],
             "NUMBER_IDS": {k[1]: i for k, i in space.index.items() if k[0] == "number"},
             "KIND_IDS": [space.index.get(("kind", k, None, False, None), -1) for k in range(len(r.kinds))],
+            "CARD_IDS": [space.index.get(("card", f, None, False, None), -1) for f in range(len(r.faces))],
         })
     if counted:
         ns.update({

@@ -32,10 +32,14 @@ from .windows import OutOfTurn
 
 COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices the code makes inline (agents/base.py)
 EXTERNAL = "external"     # every seat's choice made outside: the code stops at each decision (steps.py)
-# what sets an observation's part that stopped code does not keep (a hand seen, a counter, a seat moved)
-NOT_STEPPED_ACTIONS = {"take": "taking a card from a hand (it is seen)", "exchange": "exchanging cards (they are seen)",
-                       "give": "giving cards (they are seen)", "give_hand": "giving a hand",
-                       "swap_seats": "swapping seats"}
+# what sets an observation's part that stopped code does not keep (a seat moved)
+NOT_STEPPED_ACTIONS = {"swap_seats": "swapping seats"}
+
+
+def shows_hands(game) -> bool:
+    """Does a rule show a player another's hand (`look at`, and a `take` looks at the hand it
+    takes from)?"""
+    return any(node.get("kind") in ("take", "look_at") for node in _walk_nodes(game.rules.ir))
 
 
 MAX_LINES = 20_000      # generated source longer than this runs on the engine instead
@@ -122,8 +126,6 @@ def check_covered(game, entry: bool = False):
     for what, present in (("more than one declaration", len(r.declarations) > 1),
                           ("teams", r.teams),
                           ("several discard piles", len(r.piles) > 1), ("double-faced cards", len(r.sides) > 1),
-                          ("a cut at the deal", r.cut is not None),
-                          ("an `on attacked` rule", "attacked" in r.triggers),
                           ("the place in front of players", r.uses_front),
                           ("`may pass`", r.turn["may_pass"]),
                           ("an open hand (`shows hand until ...`)", r.open_hands),
@@ -151,18 +153,14 @@ def check_covered(game, entry: bool = False):
 
 
 def check_steppable(game):
-    """What code stopped at each decision does not keep: the observation's counters and seen hands."""
-    if game.rules.counters:
-        raise NotCovered("counters (an observation's part that stopped code does not keep)")
+    """What code stopped at each decision does not keep: seats moved."""
     for node in _walk_nodes(game.rules.ir):
         if node.get("kind") in NOT_STEPPED_ACTIONS:
             raise NotCovered(NOT_STEPPED_ACTIONS[node["kind"]])
 
 
 def check_enterable(game):
-    """What code entered between turns cannot take from an engine State: counters, seats moved."""
-    if game.rules.counters:
-        raise NotCovered("counters (code entered between turns does not take them from a position)")
+    """What code entered between turns cannot take from an engine State: seats moved."""
     if any(node.get("kind") == "swap_seats" for node in _walk_nodes(game.rules.ir)):
         raise NotCovered("swapping seats (code entered between turns does not take them from a position)")
 
@@ -253,6 +251,9 @@ class Generator(RuleActions, Draws, RuleChoices, AttackWindows, PlayOptions, Tur
         # can a hand other than the player's be empty when a play ends? (a rule moving cards out of
         # hands, or a deal of no cards)
         self.moves_seats = any(a.get("kind") == "swap_seats" for a in _walk_nodes(game.rules.ir))
+        # code stopped at each decision keeps what a player was shown of another's hand (a `take`
+        # looks at the hand it takes from): `shown`, seat -> seat -> the cards seen, for the round
+        self.keeps_shown = self.stepping and shows_hands(game)
         self.moves_hands = (any(a.get("kind") in MOVES_HANDS for a in _walk_nodes(game.rules.ir))
                             or bool(game.rules.reactions)          # an answer to an attack may be a last card
                             or game.rules.jump_in is not None      # so may the card jumped on
@@ -362,7 +363,14 @@ class Generator(RuleActions, Draws, RuleChoices, AttackWindows, PlayOptions, Tur
         attacker, target and penalty."""
         pending = (f"(({atk['attacker']}, {atk['t']}, {atk['pen']}) if {atk['st']} == {literal(PENDING)} else None)"
                    if atk else "None")
-        self.src(f"{var} = yield ({p}, {ids}, {STOP_STATE}, {pending})")
+        self.src(f"{var} = yield ({p}, {ids}, {STOP_STATE}, {pending}{self.stop_memory()})")
+
+    def stop_memory(self) -> str:
+        """The end of a stop's tuple: the counters' values (as the rulebook orders them; a list by
+        seat for one kept per player), where the rulebook has counters; then what each player was
+        shown of others' hands, where a rule shows them (steps.py reads both)."""
+        values = [self.x.memory[c["name"]] for c in self.rules.counters]
+        return (f", ({''.join(v + ', ' for v in values)})" if values else "") + (", shown" if self.keeps_shown else "")
 
     def take(self, var: str):
         """`var` = the card drawn from the (non-empty) pile: its top card, or, where the pile is

@@ -19,7 +19,7 @@ from unorules.engine.types import NO_COLOR, PAUSED, TERMINAL
 from unorules.errors import IllegalAction
 from .expressions import NotCovered
 from .generated import Program
-from .generator import EXTERNAL
+from .generator import EXTERNAL, shows_hands
 from .turns import entry_start
 
 
@@ -40,6 +40,11 @@ class Stepper:
             "hand", "top", "color", "side", "seat", "current", "direction", "hand_sizes", "scores", "uncalled",
             "history"))
         self.space = game.action_space
+        # per counter or flag: where the observation holds it, kept per player, others' hidden
+        self.counters = tuple((self.offsets[f"counter:{c['name']}"], c["per"] == "player", bool(c.get("hidden")))
+                              for c in game.rules.counters)
+        # where a stop holds what each seat was shown of others' hands (a rule shows them), else None
+        self.shown_at = 11 + bool(self.counters) if shows_hands(game) else None
 
     @staticmethod
     def of(game) -> tuple["Stepper | None", str | None]:
@@ -195,7 +200,7 @@ class StepState:
                 w = out
         n, faces, nf = self.n, st.faces, st.nfaces
         hand, top, color_at, side, seat, current, direction, hs, sc, unc, history = st.places
-        _, _, hands, discard, color, turn, current_seat, scores, exposed, recent, attack = self._at
+        _, _, hands, discard, color, turn, current_seat, scores, exposed, recent, attack = self._at[:11]
         for c in hands[p]:
             w[hand + faces[c]] += 1.0
         if discard:
@@ -220,6 +225,21 @@ class StepState:
                 w[off["attacker"] + (attacker - p) % n] = 1.0
             if target is not None:
                 w[off["target"] + (target - p) % n] = 1.0
+        if st.counters:                          # the counters' values close the stop's tuple
+            for (place, per_player, hidden), v in zip(st.counters, self._at[11]):
+                if not per_player:
+                    w[place] = float(v)
+                elif hidden:
+                    w[place] = float(v[p])
+                else:
+                    for q, x in enumerate(v):
+                        w[place + (q - p) % n] = float(x)
+        if st.shown_at is not None:
+            shown = st.offsets["shown"]
+            for q, cards in self._at[st.shown_at].get(p, {}).items():
+                at = shown + (q - p) % n * nf
+                for c in cards:
+                    w[at + faces[c]] += 1.0
         at, seats = history, history + nf - p
         row = nf + n
         for q, c in recent[:-HISTORY - 1:-1]:
@@ -272,7 +292,10 @@ class Follower(StepState):
                 raise NotCovered(f"a position holding more cards of face {face} than the deck")
             deck.append(cards[k])
             taken[face] = k + 1
-        start = entry_start(state, deck, seat) + ([(q, deck[c]) for q, c in state.recent_plays],)
+        stepped = ([(q, deck[c]) for q, c in state.recent_plays],)
+        if stepper.shown_at is not None:
+            stepped += ({p: {q: [deck[c] for c in cards] for q, cards in seen.items()} for p, seen in state.shown.items()},)
+        start = entry_start(state, deck, seat, stepped)
         rng = type(state.rng)()
         rng.setstate(state.rng.getstate())    # the deck's stream as it stands: reshuffles and chance alike
         self._begin(stepper, None, stepper.program.play_from(start, rng, None, (), set()))

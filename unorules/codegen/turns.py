@@ -27,18 +27,36 @@ ENTRY_LOCALS = ("hands", "pile", "discard", "scores", "dealer", "round_no", "exp
                 "leader")
 
 
-def entry_start(s, card=None, seat=None) -> tuple:
+def memory_locals(counters) -> tuple:
+    """The locals that hold the rulebook's counters and flags, in its order: each one's value (a
+    list by seat for one kept per player, with the turn serial each seat's was set in)."""
+    out = ()
+    for i, c in enumerate(counters):
+        out += (f"mem{i}", f"setmem{i}") if c["per"] == "player" else (f"mem{i}",)
+    return out
+
+
+def entry_start(s, card=None, seat=None, stepped=()) -> tuple:
     """ENTRY_LOCALS' values from an engine State `s` between two turns (or about to begin `seat`'s
-    turn, the next seat then): the State's own lists (a playout's copy, handed on), or with `card`
-    (the State's card -> a card of the generated deck) new lists of those cards."""
+    turn, the next seat then), then `stepped` (for code stopped at each decision: the last plays,
+    and what each player was shown of others' hands where a rule shows them) and the counters
+    (memory_locals): the State's own lists (a playout's copy, handed on), or with `card` (the
+    State's card -> a card of the generated deck) new lists of those cards."""
     override = seat if seat is not None else -1 if s.next_override is None else s.next_override
     if card is None:
-        return (s.hands, s.draw_pile, s.discard, s.scores, s.dealer, s.round, s.exposed, s.turn_serial,
-                s.game_turns, s.first_card, s.last_turn, s.direction, s.color, s.skips, s.streak, override,
-                s.current, s.turns, s.leader)
-    return ([[card[c] for c in h] for h in s.hands], [card[c] for c in s.draw_pile], [card[c] for c in s.discard],
-            list(s.scores), s.dealer, s.round, list(s.exposed), s.turn_serial, s.game_turns, s.first_card,
-            list(s.last_turn), s.direction, s.color, list(s.skips), s.streak, override, s.current, s.turns, s.leader)
+        start = (s.hands, s.draw_pile, s.discard, s.scores, s.dealer, s.round, s.exposed, s.turn_serial,
+                 s.game_turns, s.first_card, s.last_turn, s.direction, s.color, s.skips, s.streak, override,
+                 s.current, s.turns, s.leader)
+    else:
+        start = ([[card[c] for c in h] for h in s.hands], [card[c] for c in s.draw_pile],
+                 [card[c] for c in s.discard], list(s.scores), s.dealer, s.round, list(s.exposed), s.turn_serial,
+                 s.game_turns, s.first_card, list(s.last_turn), s.direction, s.color, list(s.skips), s.streak,
+                 override, s.current, s.turns, s.leader)
+    start += tuple(stepped)
+    for c in s.rules.counters:
+        value = s.memory[c["name"]]
+        start += (list(value), list(s.set_at[c["name"]])) if c["per"] == "player" else (value,)
+    return start
 
 
 class TurnFlow:
@@ -141,7 +159,7 @@ class TurnFlow:
             src("outcome, winner = ERROR, None")
             src("if log is not None: EV_ERROR(log, round_no, error)")
         if self.stepping:                    # the last stop: the game's end, as an observation reads it
-            src(f"yield (TERMINAL, [], {STOP_STATE}, None)")
+            src(f"yield (TERMINAL, [], {STOP_STATE}, None{self.stop_memory()})")
         if self.entry:                       # outcome None: the round is over and the game goes on
             src("return outcome, winner, round_winner")
             return
@@ -149,12 +167,28 @@ class TurnFlow:
             "drawn, plays, reshuffles, decisions, turn_decisions, challenges, challenges_won, catches, tracked, log"
             + (", seats)" if self.moves_seats else ")"))
 
+    def cut(self, cut):
+        """rounds.ask_cut, before the deal: the `on cut` rules (the bets), then the cut, a chance
+        node drawn as random.choices draws it over [chance, 1 - chance]; an exact cut runs the
+        setup's cut rules, done by the dealer."""
+        src, x = self.src, self.x
+        scope = {"me": "dealer", "@who": "dealer"}
+        self.triggers("cut", scope)
+        with src.from_rule(self.where(cut)):
+            src(f"ch = float({x.expr(cut['chance'], scope)})")
+            src("ch = min(1.0, max(0.0, ch))")
+            src("exact = rnd() * (ch + (1.0 - ch)) < ch")
+            src("if log is not None: EV_CUT(log, round_no, dealer, exact)")
+            with src.block("if exact:"):
+                self.actions(cut["actions"], dict(scope))
+
     def entry_prologue(self):
         """play_from's locals: the position's (ENTRY_LOCALS, as playouts.py takes them from a State),
         the random streams of the deck and of the agents, no event log. Code stopped at each decision
         (a scenario followed in generated code, steps.py) takes the last plays too and has no agents."""
         src = self.src
-        src(f"{', '.join(ENTRY_LOCALS + (('recent',) if self.stepping else ()))} = START")
+        stepped = ("recent",) + (("shown",) if self.keeps_shown else ()) if self.stepping else ()
+        src(f"{', '.join(ENTRY_LOCALS + stepped + memory_locals(self.rules.counters))} = START")
         src("rnd = rng.random")
         if not self.stepping:
             src("arnd = arng.random")
@@ -201,11 +235,15 @@ class TurnFlow:
         src("streak = 0")
         src("override = -1")
         self.reset_memory(("round", "turn", "next_turn", "at_next_turn"))
+        if self.keeps_shown:
+            src("shown = {}")
         if self.rules.scoring["next_leader"] is not None:
             with src.block("if round_no == 1:"):
                 src("leader = None")
         src("if log is not None: EV_ROUND_START(log, round_no, dealer, "
             f"{'leader' if self.rules.scoring['next_leader'] is not None else 'None'})")
+        if r.cut is not None:
+            self.cut(r.ir["setup"]["cut"])
         # the deal
         hand = r.ir.get("setup", {}).get("hand")
         with src.from_rule(self.where(hand) if hand else None):
