@@ -323,3 +323,32 @@ def test_a_look_at_a_hand_shows_in_the_lookers_observation_as_on_the_engine(tmp_
             seen += any(any(s.observation_tensor(p)[shown:shown + 3 * nf]) for p in range(3))
             s.apply_action(rng.choice(s.legal_action_ids()))
     assert seen
+
+
+CUT_BETS = """rulebook cutbets "a cut with bets before the deal"
+extends official
+counter bet per player reset each round
+setup {
+  cut chance 0.5:
+    score -50
+}
+on cut:
+  each other as p {
+    choose one of low, high as guess
+    set bet to if guess == "high" then 1 else 2
+  }
+"""
+
+
+def test_a_cut_and_its_bets_before_the_deal_step_as_on_the_engine(tmp_path):
+    """The bets are decisions before any card is up: the position shown then (the current seat
+    among it) is the engine's, and the cut is drawn on the game's stream as the engine draws it."""
+    from unorules.engine import Game
+    from unorules.engine.compiler import compile_rulebook
+    from unorules.language.loader import load
+    path = tmp_path / "cutbets.uno"
+    path.write_text(CUT_BETS, encoding="utf-8")
+    game = Game(compile_rulebook(load(path), {}), 3, rounds="rulebook")
+    st, why = Stepper.of(game)
+    assert st is not None, why
+    assert walk_both(game, st, 0, 1) > 100

@@ -111,7 +111,7 @@ class TurnFlow:
         elif self.stepping:                  # the choices are made outside
             src("rnd = RANDOM(seed).random")
             src("recent = []")               # the last plays (player, card), as State.recent_plays
-            src("current = N - 1")           # State.__init__'s, shown should the game end before a card is up
+            src("current = 0")               # State.__init__'s, shown before a card is up (a bet at the cut)
             src("color = NO_COLOR")
             src("direction = 1")
         else:
