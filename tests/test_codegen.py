@@ -390,7 +390,7 @@ def test_hostile_names_and_strings_cannot_change_the_generated_source(tmp_path):
     assert "FMASK" in counted[1]              # the wild's face predicate became a table of face masks
     assert "def play_from(START" in entered[1] and "def play_from(START" in followed[1]
     assert "OPTION_IDS" in stepped[1]         # the named options' choice is a stop, by the options' ids
-    assert "(mem0, mem1, )" in stepped[1] and "setmem0, mem1 = START" in followed[1]    # counters at stops, entered
+    assert "(mem0, mem1, )" in stepped[1] and "setmem0, mem1, seats = START" in followed[1]   # counters at stops, entered
     for source in (sources[1], counted[1], entered[1], stepped[1], followed[1]):
         assert_only_made_names(source)
 

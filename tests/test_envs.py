@@ -147,12 +147,12 @@ def test_pettingzoo_steps_on_generated_code_as_on_the_engine():
 def test_rlcard_steps_say_where_generated_code_cannot_serve():
     need("rlcard")
     from unorules.envs.rlcard import make
-    with pytest.raises(ValueError, match="cannot step on generated code: swapping seats"):
-        make(rulebook="fast", players=4, steps="generated")
+    with pytest.raises(ValueError, match="cannot step on generated code: double-faced cards"):
+        make(rulebook="flip", players=4, steps="generated")
     with pytest.raises(ValueError, match="`steps` is one of auto, generated, engine"):
         make(rulebook="rlcard", players=2, steps="fast")
-    env = make(rulebook="fast", players=4)                  # auto: the engine, and why
-    assert env.game.stepper is None and "swapping seats" in env.game.steps_why
+    env = make(rulebook="flip", players=4)                  # auto: the engine, and why
+    assert env.game.stepper is None and "double-faced cards" in env.game.steps_why
 
 
 def test_rlcard_step_back_restores_the_state():

@@ -16,8 +16,8 @@ from unorules.codegen.steps import Stepper
 from unorules.errors import IllegalAction
 
 # every shipped rulebook generated code steps through today (test_which_rulebooks_step pins the list)
-STEPPED = ["all_wild", "attack", "bts", "classic", "dare", "fifty", "flex", "hot_death", "killer", "killer_red_zero",
-           "mario", "mario_kart", "nonpartisan", "official", "official_swap", "rlcard", "showdown"]
+STEPPED = ["all_wild", "attack", "bts", "classic", "dare", "fast", "fifty", "flex", "hot_death", "killer",
+           "killer_red_zero", "mario", "mario_kart", "nonpartisan", "official", "official_swap", "rlcard", "showdown"]
 
 
 def stepper(name, players=4, rounds="single"):
@@ -61,7 +61,8 @@ def walk_both(game, st, seed, check_every=1):
     ("mario", 4, "single", 5, 3), ("all_wild", 4, "single", 5, 3), ("attack", 3, "rulebook", 1, 3),
     ("fifty", 4, "single", 3, 5), ("mario_kart", 4, "single", 2, 9), ("official_swap", 4, "single", 5, 3),
     ("showdown", 2, "single", 3, 9), ("killer", 4, "single", 1, 9),       # killer: jumping in
-    ("flex", 4, "single", 2, 9), ("nonpartisan", 3, "rulebook", 1, 9)])    # a flag per player, one for a turn
+    ("flex", 4, "single", 2, 9), ("nonpartisan", 3, "rulebook", 1, 9),    # a flag per player, one for a turn
+    ("fast", 4, "single", 3, 5)])            # the cut and its bets, swapping seats
 def test_generated_steps_answer_as_the_engine_does(name, players, rounds, games, every):
     game, st = stepper(name, players, rounds)
     total = sum(walk_both(game, st, seed, every) for seed in range(games))
@@ -80,7 +81,7 @@ def test_which_rulebooks_step_and_why_the_others_do_not():
             why[name] = reason
     assert stepped == STEPPED
     assert all(reason and "Traceback" not in reason for reason in why.values())
-    assert "swapping seats" in why["fast"] and "double-faced" in why["flip"] and "`may play`" in why["emoji"]
+    assert "several discard piles" in why["triple_play"] and "double-faced" in why["flip"] and "`may play`" in why["emoji"]
 
 
 @pytest.mark.parametrize("include, with_", [(("jump_in",), ()), (("stacking",), ()), (("seven_o",), ()),

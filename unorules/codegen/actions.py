@@ -306,7 +306,8 @@ class RuleActions:
         q = self.x.name_var("q")
         src(f"{q} = {other}")
         with src.block(f"if {q} is not None and {q} != {p}:"):
-            for held in self.held_lists() + (("scores", "seats", "AG") if k == "swap_seats" else ()):
+            moved = ("scores", "seats") + (() if self.stepping else ("AG",))      # (stepped seats have no agents)
+            for held in self.held_lists() + (moved if k == "swap_seats" else ()):
                 src(f"{held}[{p}], {held}[{q}] = {held}[{q}], {held}[{p}]")
             if self.decl:
                 src(f"if {p} in exposed: exposed.remove({p})")

@@ -32,8 +32,6 @@ from .windows import OutOfTurn
 
 COVERED_AGENTS = ("random", "random_play", "greedy")    # agents whose choices the code makes inline (agents/base.py)
 EXTERNAL = "external"     # every seat's choice made outside: the code stops at each decision (steps.py)
-# what sets an observation's part that stopped code does not keep (a seat moved)
-NOT_STEPPED_ACTIONS = {"swap_seats": "swapping seats"}
 
 
 def shows_hands(game) -> bool:
@@ -150,19 +148,6 @@ def check_covered(game, entry: bool = False):
         raise NotCovered(f"the scoring method `{sc['method']}`")
     if game.stop_after_round and not entry:      # (code entered between turns ends with its round)
         raise NotCovered("stopping after a round (scenarios)")
-
-
-def check_steppable(game):
-    """What code stopped at each decision does not keep: seats moved."""
-    for node in _walk_nodes(game.rules.ir):
-        if node.get("kind") in NOT_STEPPED_ACTIONS:
-            raise NotCovered(NOT_STEPPED_ACTIONS[node["kind"]])
-
-
-def check_enterable(game):
-    """What code entered between turns cannot take from an engine State: seats moved."""
-    if any(node.get("kind") == "swap_seats" for node in _walk_nodes(game.rules.ir)):
-        raise NotCovered("swapping seats (code entered between turns does not take them from a position)")
 
 
 def check_agents(agents):
@@ -416,10 +401,6 @@ def generate(game, agents: tuple = ("random",), representation: str = "cards", e
     held as `representation` says (Generator); raises NotCovered with the reason when some
     construct has no translation."""
     check_covered(game, entry)
-    if EXTERNAL in agents:
-        check_steppable(game)
-    if entry:
-        check_enterable(game)
     src = Generator(game, agents, representation, entry).generate()
     check_agents(agents)                 # after the rules: a reason about the rules comes first
     if EXTERNAL in agents:               # a choice the code still makes itself: a decision it cannot stop at

@@ -179,7 +179,7 @@ class StepState:
 
     def observation_tensor(self, p, out=None):
         """As engine/spaces.py's observation_tensor, from the code's locals: the parts a stepped
-        game fills (generator.check_steppable refuses what sets the others). Into `out` (zeros of
+        game fills (generator.check_covered refuses the rules that set the others). Into `out` (zeros of
         the layout's size), else a list."""
         st = self.stepper
         if type(p) is not int or not 0 <= p < self.n:      # (a plain seat, the adapters' case, goes straight on)

@@ -40,8 +40,9 @@ def entry_start(s, card=None, seat=None, stepped=()) -> tuple:
     """ENTRY_LOCALS' values from an engine State `s` between two turns (or about to begin `seat`'s
     turn, the next seat then), then `stepped` (for code stopped at each decision: the last plays,
     and what each player was shown of others' hands where a rule shows them) and the counters
-    (memory_locals): the State's own lists (a playout's copy, handed on), or with `card` (the
-    State's card -> a card of the generated deck) new lists of those cards."""
+    (memory_locals), and who sits where (`seats`, which swapping seats changes): the State's own
+    lists (a playout's copy, handed on), or with `card` (the State's card -> a card of the
+    generated deck) new lists of those cards."""
     override = seat if seat is not None else -1 if s.next_override is None else s.next_override
     if card is None:
         start = (s.hands, s.draw_pile, s.discard, s.scores, s.dealer, s.round, s.exposed, s.turn_serial,
@@ -56,7 +57,7 @@ def entry_start(s, card=None, seat=None, stepped=()) -> tuple:
     for c in s.rules.counters:
         value = s.memory[c["name"]]
         start += (list(value), list(s.set_at[c["name"]])) if c["per"] == "player" else (value,)
-    return start
+    return start + (s.seats if card is None else list(s.seats),)
 
 
 class TurnFlow:
@@ -188,10 +189,12 @@ class TurnFlow:
         (a scenario followed in generated code, steps.py) takes the last plays too and has no agents."""
         src = self.src
         stepped = ("recent",) + (("shown",) if self.keeps_shown else ()) if self.stepping else ()
-        src(f"{', '.join(ENTRY_LOCALS + stepped + memory_locals(self.rules.counters))} = START")
+        src(f"{', '.join(ENTRY_LOCALS + stepped + memory_locals(self.rules.counters) + ('seats',))} = START")
         src("rnd = rng.random")
         if not self.stepping:
             src("arnd = arng.random")
+            if self.moves_seats:             # each seat's agent moves with it
+                src("AG = list(AG)")
         src("log = None")
         src("round_winner = None")
         src("entering = True")               # the first round's set-up and first turn's advance are done
