@@ -27,6 +27,23 @@ def stepper(name, players=4, rounds="single"):
     return game, found
 
 
+def official_stepper(include=(), with_=(), players=4, rounds="single", source="official"):
+    """A game of `source` with these modules and custom files, and its Stepper (it must step)."""
+    from unorules.engine import Game
+    from unorules.engine.compiler import compile_rulebook
+    from unorules.language.loader import load
+    game = Game(compile_rulebook(load(source, include=include, with_=with_), {}), players, rounds=rounds)
+    found, why = Stepper.of(game)
+    assert found is not None, why
+    return game, found
+
+
+def written(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
 def walk_both(game, st, seed, check_every=1):
     """Random legal actions on the engine and on generated code from one seed; every answer
     compared at each step (every `check_every`-th step for the observations). Returns the steps."""
@@ -90,12 +107,7 @@ def test_which_rulebooks_step_and_why_the_others_do_not():
                                            ((), ("name_a_number",)),      # a number kind named: a stop
                                            ((), ("double_next_draw",))])  # an `on attacked` rule
 def test_modules_and_custom_cards_step_as_the_engine_does(include, with_):
-    from unorules.engine import Game
-    from unorules.engine.compiler import compile_rulebook
-    from unorules.language.loader import load
-    game = Game(compile_rulebook(load("official", include=include, with_=with_), {}), 4, rounds="single")
-    st, why = Stepper.of(game)
-    assert st is not None, why
+    game, st = official_stepper(include, with_, players=4, rounds="single")
     assert sum(walk_both(game, st, seed, 5) for seed in range(3)) > 60
 
 
@@ -190,14 +202,7 @@ card wild_customizable {
 
 
 def test_a_rules_named_option_number_and_kind_are_stops_answered_as_on_the_engine(tmp_path):
-    from unorules.engine import Game
-    from unorules.engine.compiler import compile_rulebook
-    from unorules.language.loader import load
-    path = tmp_path / "choices.uno"
-    path.write_text(CHOICES, encoding="utf-8")
-    game = Game(compile_rulebook(load("official", with_=(str(path),)), {}), 3, rounds="single")
-    st, why = Stepper.of(game)
-    assert st is not None, why
+    game, st = official_stepper(with_=(written(tmp_path, "choices.uno", CHOICES),), players=3, rounds="single")
     kinds = {game.action_space.keys[i][0] for i in range(len(game.action_space))}
     assert {"option", "number", "kind"} <= kinds
     asked = set()
@@ -239,14 +244,7 @@ def test_counters_and_flags_step_as_on_the_engine_and_show_in_every_observation(
     """Counters per player (one hidden) and for the table, one kept for a turn, a flag kept until
     after its player's next turn: the code keeps them at each stop, every seat's observation shows
     them as the engine's does (others' hidden values unseen), and a rule reads them."""
-    from unorules.engine import Game
-    from unorules.engine.compiler import compile_rulebook
-    from unorules.language.loader import load
-    path = tmp_path / "counters.uno"
-    path.write_text(COUNTERS, encoding="utf-8")
-    game = Game(compile_rulebook(load("official", with_=(str(path),)), {}), 4, rounds="rulebook")
-    st, why = Stepper.of(game)
-    assert st is not None, why
+    game, st = official_stepper(with_=(written(tmp_path, "counters.uno", COUNTERS),), players=4, rounds="rulebook")
     offsets = game.observation_layout.offsets
     seen = set()
     for seed in range(4):
@@ -269,12 +267,7 @@ def test_a_card_chosen_to_give_take_or_exchange_is_a_stop_answered_as_on_the_eng
     """Giving cards (one at a time, or every giver at once), taking one (the taker sees the hand:
     every observation shows it as the engine's does), exchanging them, giving a whole hand: each
     card chosen is a stop with the engine's "card" actions, and the games go alike."""
-    from unorules.engine import Game
-    from unorules.engine.compiler import compile_rulebook
-    from unorules.language.loader import load
-    game = Game(compile_rulebook(load("official", include=include, with_=with_), {}), 4, rounds="single")
-    st, why = Stepper.of(game)
-    assert st is not None, why
+    game, st = official_stepper(include, with_, players=4, rounds="single")
     keys, asked, shown = game.action_space.keys, 0, game.observation_layout.offsets["shown"]
     seen = 0
     for seed in range(6):
@@ -307,14 +300,7 @@ card wild_customizable {
 
 
 def test_a_look_at_a_hand_shows_in_the_lookers_observation_as_on_the_engine(tmp_path):
-    from unorules.engine import Game
-    from unorules.engine.compiler import compile_rulebook
-    from unorules.language.loader import load
-    path = tmp_path / "look.uno"
-    path.write_text(LOOK, encoding="utf-8")
-    game = Game(compile_rulebook(load("official", with_=(str(path),)), {}), 3, rounds="single")
-    st, why = Stepper.of(game)
-    assert st is not None, why
+    game, st = official_stepper(with_=(written(tmp_path, "look.uno", LOOK),), players=3, rounds="single")
     shown, nf = game.observation_layout.offsets["shown"], len(game.rules.faces)
     seen = 0
     for seed in range(8):
@@ -344,12 +330,5 @@ on cut:
 def test_a_cut_and_its_bets_before_the_deal_step_as_on_the_engine(tmp_path):
     """The bets are decisions before any card is up: the position shown then (the current seat
     among it) is the engine's, and the cut is drawn on the game's stream as the engine draws it."""
-    from unorules.engine import Game
-    from unorules.engine.compiler import compile_rulebook
-    from unorules.language.loader import load
-    path = tmp_path / "cutbets.uno"
-    path.write_text(CUT_BETS, encoding="utf-8")
-    game = Game(compile_rulebook(load(path), {}), 3, rounds="rulebook")
-    st, why = Stepper.of(game)
-    assert st is not None, why
+    game, st = official_stepper(players=3, rounds="rulebook", source=written(tmp_path, "cutbets.uno", CUT_BETS))
     assert walk_both(game, st, 0, 1) > 100
