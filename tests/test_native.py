@@ -182,6 +182,31 @@ def test_a_list_only_ever_empty_is_looped_over_by_nothing():
     assert "gained" not in source and "def play_game" in source
 
 
+def test_no_array_is_assigned_to_a_slice_in_native_code():
+    """numba compiles `x[i, :] = T` with the message of its shape error (about 1.6 s of a cold
+    compile): official clears a hand from a table, and play_batch copies the seats' agents; both
+    are loops of runtime.py, which write the same cells and raise on a length that differs."""
+    import re
+    import numpy as np
+    from unorules.native.runtime import n_copy1, n_copy_row
+    from unorules.native.source import module_source
+    spec = RunSpec("official", players=4, agents=("greedy",))
+    game = make_game(spec)
+    source = module_source(Program(game, ("greedy",) * 4, "counted", rng=SplitMix), 4)
+    assert "n_copy_row(hc, " in source and ", NO_FACES)" in source
+    assert not re.search(r"\[[^\]]*:[^\]]*\] = [A-Za-z_]", source)
+    grid = np.arange(12, dtype=np.int64).reshape(3, 4)
+    n_copy_row(grid, 1, np.array([9, 8, 7, 6], np.int64))
+    assert grid.tolist() == [[0, 1, 2, 3], [9, 8, 7, 6], [8, 9, 10, 11]]
+    row = np.zeros(3, np.int64)
+    n_copy1(row, np.array([4, 5, 6], np.int64))
+    assert row.tolist() == [4, 5, 6]
+    with pytest.raises(ValueError):
+        n_copy_row(grid, 0, np.zeros(3, np.int64))
+    with pytest.raises(ValueError):
+        n_copy1(row, np.zeros(4, np.int64))
+
+
 def test_simulate_native_totals_equal_the_reference_s_and_workers_change_nothing():
     spec = RunSpec("official", players=4, agents=("greedy",), rounds="single", seed=3, simulator="native",
                    track=("wild",))

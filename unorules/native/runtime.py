@@ -162,6 +162,24 @@ def n_chance_pick(weights, s):
     return lo
 
 
+@njit(**JIT)
+def n_copy1(x, t):
+    """x[:] = t, as a loop (scratch.copies_as_calls)."""
+    if len(x) != len(t):
+        raise ValueError()
+    for i in range(len(t)):
+        x[i] = t[i]
+
+
+@njit(**JIT)
+def n_copy_row(x, r, t):
+    """x[r, :] = t, as a loop."""
+    if x.shape[1] != len(t):
+        raise ValueError()
+    for i in range(len(t)):
+        x[r, i] = t[i]
+
+
 # ---- the piles as stacks (stacks.py): cell 0 the length, cells 1.. the cards, bottom first ----
 
 @njit(**JIT)

@@ -16,6 +16,9 @@ piles were stacks):
   game: filled in place, it would change under that name.
 - **The game's random stream** (`n_rng(seed)`, made once at the top of the game) is the batch's one
   word, seeded again for each game.
+- **A table copied into an array** (`hc[h, :] = NO_FACES`) is a call of runtime.py's n_copy_row or
+  n_copy1, a loop: numba compiles an array assigned to a slice with the message of its shape
+  error, about 1.6 s of every cold compile that has one.
 
 A name that does not qualify keeps its code: as right, only slower."""
 from __future__ import annotations
@@ -179,3 +182,23 @@ def batch_arrays(fn: ast.FunctionDef) -> tuple[ast.FunctionDef, list[tuple[str, 
     fn = _Rows(rows).visit(fn)
     fn.args.args += [ast.arg(arg=f"S_{name}") for name in made] + [ast.arg(arg=name) for name, _ in extra]
     return ast.fix_missing_locations(fn), [(f"S_{name}", made[name][1]) for name in made] + extra
+
+
+def copies_as_calls(fn: ast.FunctionDef, arrays: set[str]) -> ast.FunctionDef:
+    """`x[:] = T` and `x[i, :] = T`, where T is one of these module arrays, as n_copy1(x, T) and
+    n_copy_row(x, i, T): the same cells written, the same error (a length that differs raises)."""
+    class Copies(ast.NodeTransformer):
+        def visit_Assign(self, node):
+            t, v = node.targets[0], node.value
+            if len(node.targets) != 1 or not isinstance(t, ast.Subscript) or not isinstance(t.value, ast.Name) \
+                    or not (isinstance(v, ast.Name) and v.id in arrays):
+                return node
+            whole = lambda e: isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None
+            if whole(t.slice):
+                return ast.Expr(value=ast.Call(func=_name("n_copy1"), args=[_name(t.value.id), v], keywords=[]))
+            if isinstance(t.slice, ast.Tuple) and len(t.slice.elts) == 2 and whole(t.slice.elts[1]) \
+                    and not isinstance(t.slice.elts[0], ast.Slice):
+                return ast.Expr(value=ast.Call(func=_name("n_copy_row"), args=[_name(t.value.id), t.slice.elts[0], v],
+                                               keywords=[]))
+            return node
+    return ast.fix_missing_locations(Copies().visit(fn))

@@ -7,13 +7,13 @@ from __future__ import annotations
 import ast
 
 from .lower import ROW_FIELDS, Lowering
-from .scratch import batch_arrays
+from .scratch import batch_arrays, copies_as_calls
 from .stacks import as_stacks
 from .tables import NotNative, emit, seat_tables
 from .wide import HELPERS as WIDE_HELPERS, widen_masks, words_of
 
 RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
-           "n_full", "n_full2", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
+           "n_full", "n_full2", "n_copy1", "n_copy_row", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
            "n_stack_of", "n_stack_load", "n_cell", "n_pushed", "n_popped", "n_stack_pop", "n_stack_prepend",
            "n_stack_set1", "n_stack_under_top") + WIDE_HELPERS
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
@@ -30,6 +30,8 @@ def module_source(program, players: int) -> str:
     fns = as_stacks(fns, len(ns["DECK"]))
     fns[-1] = widen_masks(fns[-1], {k: v for k, v in ns.items() if k.isupper()}, ns["NFACES"])
     fns[-1], scratch = batch_arrays(fns[-1])              # play_game's arrays, made once per batch
+    arrays = {k for k, v in ns.items() if k.isupper() and isinstance(v, (list, tuple))}
+    fns = [copies_as_calls(f, arrays) for f in fns]
     stores, loads = set(), set()
     for f in fns:
         stores |= {a.arg for a in f.args.args}
@@ -71,7 +73,8 @@ def module_source(program, players: int) -> str:
     args = ", ".join(["seeds[g]", "ag", "out[g]", "rounds[at:]"] + [name for name, _ in scratch])
     lines += ["    for g in range(seeds.shape[0]):",
               "        now[0] = g",
-              "        ag[:] = AG",
+              "        for q in range(AG.shape[0]):",
+              "            ag[q] = AG[q]",
               f"        n = play_game({args})",
               "        if n < 0:",
               "            return g, at",
