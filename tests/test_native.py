@@ -184,8 +184,9 @@ def test_a_list_only_ever_empty_is_looped_over_by_nothing():
 
 def test_no_array_is_assigned_to_a_slice_in_native_code():
     """numba compiles `x[i, :] = T` with the message of its shape error (about 1.6 s of a cold
-    compile): official clears a hand from a table, and play_batch copies the seats' agents; both
-    are loops of runtime.py, which write the same cells and raise on a length that differs."""
+    compile): official clears a hand from a table, play_batch copies the seats' agents, and killer
+    passes hands round the table; each is a loop of runtime.py, which writes the same cells and
+    raises on a length that differs."""
     import re
     import numpy as np
     from unorules.native.runtime import n_copy1, n_copy_row
@@ -195,6 +196,9 @@ def test_no_array_is_assigned_to_a_slice_in_native_code():
     source = module_source(Program(game, ("greedy",) * 4, "counted", rng=SplitMix), 4)
     assert "n_copy_row(hc, " in source and ", NO_FACES)" in source
     assert not re.search(r"\[[^\]]*:[^\]]*\] = [A-Za-z_]", source)
+    spec = RunSpec("killer", players=4, agents=("greedy",))
+    source = module_source(Program(make_game(spec), ("greedy",) * 4, "counted", rng=SplitMix), 4)
+    assert "n_copy_row(hc, " in source and not re.search(r"\bhc\[q\] = ", source)
     grid = np.arange(12, dtype=np.int64).reshape(3, 4)
     n_copy_row(grid, 1, np.array([9, 8, 7, 6], np.int64))
     assert grid.tolist() == [[0, 1, 2, 3], [9, 8, 7, 6], [8, 9, 10, 11]]
@@ -205,6 +209,43 @@ def test_no_array_is_assigned_to_a_slice_in_native_code():
         n_copy_row(grid, 0, np.zeros(3, np.int64))
     with pytest.raises(ValueError):
         n_copy1(row, np.zeros(4, np.int64))
+
+
+def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it():
+    """killer sorts a hand's reaction options (tuples): numba's own sort of a list of tuples cost
+    about 5 s of a cold compile. n_sort orders as Python's sort does (bench/native_check.py plays
+    killer's games against the reference)."""
+    from numba.typed import List
+    from unorules.native.runtime import n_sort
+    from unorules.native.source import module_source
+    spec = RunSpec("killer", players=4, agents=("greedy",))
+    game = make_game(spec)
+    source = module_source(Program(game, ("greedy",) * 4, "counted", rng=SplitMix), 4)
+    assert "n_sort(ropts)" in source and ".sort()" not in source
+    rng = random.Random(7)
+    for n in (0, 1, 2, 5, 17):
+        items = [(rng.randrange(4), rng.random() < 0.5, rng.randrange(3)) for _ in range(n)]
+        typed = List.empty_list(numba.types.Tuple((numba.types.int64, numba.types.boolean, numba.types.int64)))
+        for x in items:
+            typed.append(x)
+        n_sort(typed)
+        assert list(typed) == sorted(items)
+
+
+def test_a_chunk_summarised_in_the_arrays_of_the_chunk_before_counts_only_its_own_games():
+    """summarise keeps its arrays from chunk to chunk (fresh ones cost a page fault per 4 kB).
+    Matches of several rounds fill them with a larger chunk first; the next, smaller chunk must
+    add up as it does in a program that never played before."""
+    from unorules.runs.simulation import game_seeds
+    from unorules.runs.stats import Summary
+    spec = RunSpec("official", players=4, agents=("random",))
+    names = seat_agents(spec)
+    used = native_of(spec)
+    used.summarise(Summary(), game_seeds(1, 0, 300), names)
+    after = used.summarise(Summary(), game_seeds(2, 0, 120), names)
+    fresh = native_of(spec).summarise(Summary(), game_seeds(2, 0, 120), names)
+    assert after == fresh and after.games == 120 and sum(after.game_rounds.values()) == 120
+    assert after.rounds > 120                       # matches: rounds left in the arrays before
 
 
 def test_simulate_native_totals_equal_the_reference_s_and_workers_change_nothing():

@@ -25,6 +25,8 @@ What the lowering changes (every other construct is kept as written, and numba c
     x = [a, b]; for t in x: ...       -> x_0_ = a; x_1_ = b; t = x_0_; ...; t = x_1_; ... (unrolled)
     a[:] = [a[f(q)] for q in range(n)] -> t = a.copy(); a[q] = t[f(q)] for each q (in place)
     tracked.add(q)                    -> a mask of seats
+    xs.sort()                         -> n_sort(xs): an insertion sort (numba's own sort of a list of
+                                         tuples costs seconds of every cold compile)
     the helpers (HELD, FACES_IN, HAND_POINTS, CHANCE_PICK, BOUNDED, SEAT, MODULO) -> numba functions
 
 The tables become module constants written with `repr` of ints, floats and booleans only
@@ -168,6 +170,9 @@ class Lowering(NameAnalysis):
                 arg = expr.visit(v.args[0])
                 return pre + [ast.AugAssign(target=_name("tracked", ast.Store()), op=ast.BitOr(),
                                             value=ast.BinOp(left=_const(1), op=ast.LShift(), right=arg))]
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "sort" \
+                    and isinstance(v.func.value, ast.Name) and not v.args and not v.keywords:
+                return [ast.Expr(value=_call("n_sort", expr.visit(v.func.value)))]
             return pre + [ast.Expr(value=expr.visit(v))]
         if isinstance(s, ast.Assign):
             return self.assign(s, expr, pre)
@@ -264,9 +269,12 @@ class Lowering(NameAnalysis):
             raise NotNative("a list assigned into an array")
         was = f"t{next(self.fresh)}_"
         q = gen.target.id
-        loop = ast.For(target=_name(q, ast.Store()), iter=expr.visit(gen.iter), orelse=[], body=[ast.Assign(
-            targets=[ast.Subscript(value=_name(name), slice=_name(q), ctx=ast.Store())],
-            value=ast.Subscript(value=_name(was), slice=expr.visit(elt.slice), ctx=ast.Load()))])
+        moved = ast.Subscript(value=_name(was), slice=expr.visit(elt.slice), ctx=ast.Load())
+        if name in self.grids:                   # a row: copied by a loop (scratch.copies_as_calls)
+            step = ast.Expr(value=_call("n_copy_row", _name(name), _name(q), moved))
+        else:
+            step = ast.Assign(targets=[ast.Subscript(value=_name(name), slice=_name(q), ctx=ast.Store())], value=moved)
+        loop = ast.For(target=_name(q, ast.Store()), iter=expr.visit(gen.iter), orelse=[], body=[step])
         copy_ = ast.Call(func=ast.Attribute(value=_name(name), attr="copy", ctx=ast.Load()), args=[], keywords=[])
         return [ast.Assign(targets=[_name(was, ast.Store())], value=copy_), loop]
 

@@ -180,6 +180,19 @@ def n_copy_row(x, r, t):
         x[r, i] = t[i]
 
 
+@njit(**JIT)
+def n_sort(xs):
+    """xs.sort() for a short list (a hand's options): insertion sort, stable, in place. The same
+    order as Python's sort, since both order by `<` and equal items cannot be told apart."""
+    for i in range(1, len(xs)):
+        x = xs[i]
+        j = i - 1
+        while j >= 0 and x < xs[j]:
+            xs[j + 1] = xs[j]
+            j -= 1
+        xs[j + 1] = x
+
+
 # ---- the piles as stacks (stacks.py): cell 0 the length, cells 1.. the cards, bottom first ----
 
 @njit(**JIT)
@@ -193,8 +206,11 @@ def n_stack_new(capacity):
 def n_stack_of(cards, capacity):
     s = np.empty(capacity + 1, np.int64)
     n = len(cards)
+    if n + 1 > len(s):
+        raise IndexError()
     s[0] = n
-    s[1:n + 1] = cards
+    for i in range(n):               # a loop, not a slice: see n_copy1
+        s[i + 1] = cards[i]
     return s
 
 
@@ -205,7 +221,8 @@ def n_stack_load(s, cards):
     if n + 1 > len(s):
         raise IndexError()
     s[0] = n
-    s[1:n + 1] = cards
+    for i in range(n):
+        s[i + 1] = cards[i]
 
 
 @njit(**JIT)

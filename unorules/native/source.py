@@ -13,7 +13,7 @@ from .tables import NotNative, emit, seat_tables
 from .wide import HELPERS as WIDE_HELPERS, widen_masks, words_of
 
 RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
-           "n_full", "n_full2", "n_copy1", "n_copy_row", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
+           "n_full", "n_full2", "n_copy1", "n_copy_row", "n_sort", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
            "n_stack_of", "n_stack_load", "n_cell", "n_pushed", "n_popped", "n_stack_pop", "n_stack_prepend",
            "n_stack_set1", "n_stack_under_top") + WIDE_HELPERS
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
