@@ -211,6 +211,44 @@ def test_no_array_is_assigned_to_a_slice_in_native_code():
         n_copy1(row, np.zeros(4, np.int64))
 
 
+def test_a_list_as_a_stack_answers_as_python_s_list_does():
+    """runtime.py's stack helpers for lists of numbers (stacks.lists_as_stacks) against a Python
+    list over random operations: membership, remove, pop(i) with negative indexes, copy; the
+    same values and the same errors (ValueError, IndexError)."""
+    import numpy as np
+    from unorules.native.runtime import n_stack_copy, n_stack_has, n_stack_new, n_stack_pop_at, n_stack_remove
+    rng = random.Random(31)
+    s, ref = n_stack_new(12), []
+    for _ in range(3000):
+        op, x = rng.randrange(5), rng.randrange(-3, 5)
+        if op == 0 and len(ref) < 12:
+            s[len(ref) + 1] = x
+            s[0] += 1
+            ref.append(x)
+        elif op == 1:
+            assert n_stack_has(s, x) == (x in ref)
+        elif op == 2:
+            if x in ref:
+                ref.remove(x)
+                n_stack_remove(s, x)
+            else:
+                with pytest.raises(ValueError):
+                    n_stack_remove(s, x)
+        elif op == 3:
+            if -len(ref) <= x < len(ref):
+                assert n_stack_pop_at(s, x) == ref.pop(x)
+            else:
+                with pytest.raises(IndexError):
+                    n_stack_pop_at(s, x)
+        else:
+            t = n_stack_new(12)
+            n_stack_copy(t, s)
+            assert list(t[1:t[0] + 1]) == ref
+        assert list(s[1:s[0] + 1]) == ref
+    with pytest.raises(IndexError):
+        n_stack_copy(n_stack_new(0), np.array([1, 5], np.int64))
+
+
 def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it():
     """killer sorts a hand's reaction options (tuples): numba's own sort of a list of tuples cost
     about 5 s of a cold compile. n_sort orders as Python's sort does (bench/native_check.py plays

@@ -8,7 +8,7 @@ import ast
 import textwrap
 
 from unorules.native.scratch import batch_arrays
-from unorules.native.stacks import as_stacks
+from unorules.native.stacks import as_stacks, lists_as_stacks
 
 
 def _fn(src: str) -> ast.FunctionDef:
@@ -118,6 +118,48 @@ def test_stack_helpers_on_the_hot_path_are_handed_lengths_not_arrays():
     assert "discard[n_pushed(discard[0], len(discard))] = c\n    discard[0] += 1" in text
     calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and n.func.id in ("n_cell", "n_popped", "n_pushed")]
     assert calls and all(not (isinstance(a, ast.Name) and a.id in ("pile", "discard")) for c in calls for a in c.args)
+
+
+def test_a_list_of_numbers_made_empty_or_copied_is_a_stack_and_one_used_otherwise_stays_a_list():
+    """A catch window's lists (official, nonpartisan): made empty, copied, tested for a seat, a
+    seat appended, removed or popped, read at 0, looped over. A numba list allocates each time it
+    is made and counts references at each use; the stacks are made once per batch."""
+    fn = lists_as_stacks(_fn("""
+        def play_game(seed, AG, row, rounds):
+            exposed = [0][:0]
+            cands = [0][:0]
+            if p in exposed:
+                exposed.remove(p)
+            exposed.append(p)
+            if exposed:
+                pending = list(exposed)
+                while pending:
+                    x = pending[0]
+                    if x not in exposed:
+                        pending.pop(0)
+                    row[0] = pending.pop(0) + len(exposed)
+            for q in exposed:
+                row[1] += q
+            shown = [0][:0]
+            shown.append(3)
+            shuffle(shown, rnd)
+            grows = [0][:0]
+            for q in grows:
+                grows.append(q)
+            cands.append(len(cands))
+            exposed = [0][:0]
+    """), 24)
+    text = ast.unparse(fn)
+    for lowered in ("exposed = n_stack_new(24)", "if n_stack_has(exposed, p):", "n_stack_remove(exposed, p)",
+                    "exposed[n_pushed(exposed[0], len(exposed))] = p", "if exposed[0] > 0:",
+                    "pending = n_stack_new(24)\n        n_stack_copy(pending, exposed)", "while pending[0] > 0:",
+                    "x = pending[n_cell(pending[0], 0)]", "if not n_stack_has(exposed, x):",
+                    "n_stack_pop_at(pending, 0)", "row[0] = n_stack_pop_at(pending, 0) + exposed[0]",
+                    "for i_exposed_ in range(exposed[0]):\n        q = exposed[i_exposed_ + 1]",
+                    "cands[n_pushed(cands[0], len(cands))] = cands[0]"):
+        assert lowered in text, lowered
+    assert "shown = [0][:0]" in text and "shuffle(shown, rnd)" in text          # handed to a function
+    assert "grows = [0][:0]" in text and "for q in grows:" in text                # grows as it is looped over
 
 
 def _lowered(rulebook: str):

@@ -262,6 +262,54 @@ def n_stack_pop(s):
 
 
 @njit(**JIT)
+def n_stack_has(s, x):
+    """x in s."""
+    for i in range(1, s[0] + 1):
+        if s[i] == x:
+            return True
+    return False
+
+
+@njit(**JIT)
+def n_stack_remove(s, x):
+    """s.remove(x): its first x goes, the items above move down; ValueError when x is not there."""
+    n = s[0]
+    for i in range(1, n + 1):
+        if s[i] == x:
+            for j in range(i, n):
+                s[j] = s[j + 1]
+            s[0] = n - 1
+            return
+    raise ValueError()
+
+
+@njit(**JIT)
+def n_stack_pop_at(s, i):
+    """s.pop(i) (Python's index: from the top when negative), or IndexError."""
+    n = s[0]
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        raise IndexError()
+    x = s[i + 1]
+    for j in range(i + 1, n):
+        s[j] = s[j + 1]
+    s[0] = n - 1
+    return x
+
+
+@njit(**JIT)
+def n_stack_copy(s, src):
+    """s[:] = src, from another stack (an empty s made just before: `list(src)`)."""
+    n = src[0]
+    if n + 1 > len(s):
+        raise IndexError()
+    for i in range(1, n + 1):
+        s[i] = src[i]
+    s[0] = n
+
+
+@njit(**JIT)
 def n_stack_prepend(s, under):
     """s[:0] = under."""
     n, m = s[0], under[0]

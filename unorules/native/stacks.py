@@ -33,8 +33,9 @@ class Unknown(Exception):
 class StackLowering(ast.NodeTransformer):
     """One function's uses of the piles, as stack operations (`capacity`: the most cards)."""
 
-    def __init__(self, capacity: int):
+    def __init__(self, capacity: int, names=STACKS):
         self.capacity = capacity
+        self.names = frozenset(names)
 
     def lower(self, fn: ast.FunctionDef) -> ast.FunctionDef:
         return ast.fix_missing_locations(self.visit(fn))
@@ -43,15 +44,19 @@ class StackLowering(ast.NodeTransformer):
     def visit_Assign(self, node):
         if len(node.targets) == 1:
             t, v = node.targets[0], node.value
-            if isinstance(t, ast.Name) and t.id in STACKS:
+            if isinstance(t, ast.Name) and t.id in self.names:
                 if isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1 and _is(v.args[0], "DECK"):
                     full = _call("n_stack_of", _name("DECK"), ast.Constant(self.capacity))
                     return ast.Assign(targets=[t], value=full)
                 if isinstance(v, ast.Subscript) and isinstance(v.value, ast.List) and len(v.value.elts) == 1 \
                         and isinstance(v.slice, ast.Slice):          # [0][:0]: an empty pile
                     return ast.Assign(targets=[t], value=_call("n_stack_new", ast.Constant(self.capacity)))
+                if isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1 \
+                        and isinstance(v.args[0], ast.Name) and v.args[0].id in self.names and v.args[0].id != t.id:
+                    return [ast.Assign(targets=[t], value=_call("n_stack_new", ast.Constant(self.capacity))),
+                            ast.Expr(value=_call("n_stack_copy", _name(t.id), _name(v.args[0].id)))]
                 raise Unknown(ast.unparse(node))
-            if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in STACKS:
+            if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in self.names:
                 s = t.value.id
                 if isinstance(t.slice, ast.Slice):
                     sl = t.slice
@@ -68,20 +73,20 @@ class StackLowering(ast.NodeTransformer):
                                   value=self.visit(v))
             if isinstance(t, ast.Tuple):
                 for e in ast.walk(t):
-                    if isinstance(e, ast.Name) and e.id in STACKS:
+                    if isinstance(e, ast.Name) and e.id in self.names:
                         raise Unknown(ast.unparse(node))
         return self.generic_visit(node)
 
     def visit_AugAssign(self, node):
         for e in ast.walk(node.target):
-            if isinstance(e, ast.Name) and e.id in STACKS:
+            if isinstance(e, ast.Name) and e.id in self.names:
                 raise Unknown(ast.unparse(node))
         return self.generic_visit(node)
 
     def visit_Expr(self, node):
         v = node.value
         if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and isinstance(v.func.value, ast.Name) \
-                and v.func.value.id in STACKS:
+                and v.func.value.id in self.names:
             s, op = v.func.value.id, v.func.attr
             if op == "append" and len(v.args) == 1:      # s[n + 1] = x (x read first, as Python does); s[0] = n + 1
                 cell = _call("n_pushed", _length(s), _call("len", _name(s)))
@@ -92,28 +97,34 @@ class StackLowering(ast.NodeTransformer):
                 return _assign0(s)
             if op == "pop" and not v.args:
                 return ast.Assign(targets=[_length(s, ast.Store())], value=_call("n_popped", _length(s)))
+            if op == "pop" and len(v.args) == 1:
+                return ast.Expr(value=_call("n_stack_pop_at", _name(s), self.visit(v.args[0])))
+            if op == "remove" and len(v.args) == 1:
+                return ast.Expr(value=_call("n_stack_remove", _name(s), self.visit(v.args[0])))
             raise Unknown(ast.unparse(node))
         return self.generic_visit(node)
 
     # expressions
     def visit_Call(self, node):
         f = node.func
-        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in STACKS:
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.names:
             if f.attr == "pop" and not node.args:
                 return _call("n_stack_pop", _name(f.value.id))
+            if f.attr == "pop" and len(node.args) == 1:
+                return _call("n_stack_pop_at", _name(f.value.id), self.visit(node.args[0]))
             raise Unknown(ast.unparse(node))
-        if _is(f, "len") and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in STACKS:
+        if _is(f, "len") and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in self.names:
             return _length(node.args[0].id)
         if isinstance(f, ast.Name) and f.id == "reshuffle":
-            return ast.Call(func=f, args=[a if isinstance(a, ast.Name) and a.id in STACKS else self.visit(a)
+            return ast.Call(func=f, args=[a if isinstance(a, ast.Name) and a.id in self.names else self.visit(a)
                                           for a in node.args], keywords=[])
         for a in node.args:
-            if isinstance(a, ast.Name) and a.id in STACKS:
+            if isinstance(a, ast.Name) and a.id in self.names:
                 raise Unknown(ast.unparse(node))          # a pile handed to another function
         return self.generic_visit(node)
 
     def visit_Subscript(self, node):
-        if isinstance(node.value, ast.Name) and node.value.id in STACKS:
+        if isinstance(node.value, ast.Name) and node.value.id in self.names:
             if isinstance(node.slice, ast.Slice):
                 raise Unknown(ast.unparse(node))
             s = node.value.id
@@ -122,12 +133,12 @@ class StackLowering(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_UnaryOp(self, node):
-        if isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Name) and node.operand.id in STACKS:
+        if isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Name) and node.operand.id in self.names:
             return ast.Compare(left=_length(node.operand.id), ops=[ast.Eq()], comparators=[ast.Constant(0)])
         return self.generic_visit(node)
 
     def _truth(self, e):
-        if isinstance(e, ast.Name) and e.id in STACKS:
+        if isinstance(e, ast.Name) and e.id in self.names:
             return ast.Compare(left=_length(e.id), ops=[ast.Gt()], comparators=[ast.Constant(0)])
         return self.visit(e)
 
@@ -151,21 +162,44 @@ class StackLowering(ast.NodeTransformer):
         return ast.IfExp(test=self._truth(node.test), body=self.visit(node.body), orelse=self.visit(node.orelse))
 
     def visit_Compare(self, node):
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
+                and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id in self.names:
+            has = _call("n_stack_has", _name(node.comparators[0].id), self.visit(node.left))
+            return has if isinstance(node.ops[0], ast.In) else ast.UnaryOp(op=ast.Not(), operand=has)
         if any(isinstance(o, (ast.In, ast.NotIn)) for o in node.ops):
             for e in [node.left] + node.comparators:
-                if isinstance(e, ast.Name) and e.id in STACKS:
+                if isinstance(e, ast.Name) and e.id in self.names:
                     raise Unknown(ast.unparse(node))
         return self.generic_visit(node)
 
     def visit_For(self, node):
-        if isinstance(node.iter, ast.Name) and node.iter.id in STACKS:
-            raise Unknown(ast.unparse(node))
+        if isinstance(node.iter, ast.Name) and node.iter.id in self.names:
+            s = node.iter.id
+            if node.orelse or not isinstance(node.target, ast.Name) or _changes(node.body, s):
+                raise Unknown(ast.unparse(node))
+            i = f"i_{s}_"                           # Python's own loop: item i while i < the length
+            item = ast.Assign(targets=[_name(node.target.id, ast.Store())],
+                              value=ast.Subscript(value=_name(s), slice=ast.BinOp(
+                                  left=_name(i), op=ast.Add(), right=ast.Constant(1)), ctx=ast.Load()))
+            return ast.For(target=_name(i, ast.Store()), iter=_call("range", _length(s)),
+                           body=[item] + self._block(node.body), orelse=[])
         return self.generic_visit(node)
 
     def visit_Name(self, node):
-        if node.id in STACKS and isinstance(node.ctx, ast.Load):
+        if node.id in self.names and isinstance(node.ctx, ast.Load):
             raise Unknown(f"`{node.id}` used as a value")
         return node
+
+
+def _changes(stmts, s) -> bool:
+    """Whether these statements may change list `s` (a method called on it, or `s` bound anew)."""
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _is(n.func.value, s):
+                return True
+            if isinstance(n, ast.Name) and n.id == s and isinstance(n.ctx, ast.Store):
+                return True
+    return False
 
 
 def _const(e):
@@ -205,3 +239,49 @@ def as_stacks(functions: list, capacity: int) -> list:
         return out
     except Unknown:
         return functions
+
+
+def _empty_or_copy(v, lists) -> bool:
+    return (isinstance(v, ast.Subscript) and isinstance(v.value, ast.List) and len(v.value.elts) == 1
+            and isinstance(v.value.elts[0], ast.Constant) and v.value.elts[0].value == 0
+            and isinstance(v.slice, ast.Slice)) or \
+        (isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1 and isinstance(v.args[0], ast.Name)
+         and v.args[0].id in lists)
+
+
+def lists_as_stacks(fn: ast.FunctionDef, capacity: int) -> ast.FunctionDef:
+    """play_game's lists of numbers (the seats a catch may name, a window's seats still to ask, a
+    draw's candidates) as stacks too: each made empty (`[0][:0]`) or copied from another such list
+    (`list(xs)`), and used only by what this pass lowers (a membership test, append, remove,
+    pop(i), an item, its length, its truth, a loop whose body leaves it alone). A numba list is
+    allocated each time it is made, and counted at each use. A list that would outgrow the stack's
+    cells raises IndexError, and the Python reference plays that game. A list used otherwise, or
+    bound to anything else, stays a list."""
+    binds: dict[str, list] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            binds.setdefault(n.targets[0].id, []).append(n.value)
+        elif isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
+            binds.setdefault(n.target.id, []).append(None)
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            binds.setdefault(n.target.id, []).append(None)
+    params = {a.arg for a in fn.args.args}
+    lists = {k for k, vs in binds.items() if k not in params and k not in STACKS}
+    while True:                                   # a copy only of lists that qualify
+        keep = {k for k in lists if all(v is not None and _empty_or_copy(v, lists) for v in binds[k])}
+        if keep == lists:
+            break
+        lists = keep
+    group = {k: {k} for k in lists}              # a list and the lists it is copied from go together
+    for k in sorted(lists):
+        for v in binds[k]:
+            if isinstance(v, ast.Call):
+                merged = group[k] | group[v.args[0].id]
+                for m in merged:
+                    group[m] = merged
+    for names in sorted({frozenset(g) for g in group.values()}, key=sorted):
+        try:
+            fn = StackLowering(capacity, names).lower(copy.deepcopy(fn))
+        except Unknown:
+            continue
+    return fn
