@@ -8,8 +8,8 @@ piles were stacks):
   where the game made it: the same values, no malloc and free per game and per round. The name is
   never bound anew: a name bound in a branch is a phi node to numba, and each one counts
   references to its array (perf: 58% of official's native time, where a played card could
-  reset the exposed seats and Shuffle Hands emptied the hands inside the turn loop). Only for a name that never escapes: its
-  every read indexes it, loops over it, hands it to a function or copies it (never `y = x`, never
+  reset the exposed seats and Shuffle Hands emptied the hands inside the turn loop). Only for a
+  name that never escapes: its every read indexes it, loops over it, hands it to a function or copies it (never `y = x`, never
   an element of a tuple or a list), so filling it in place cannot change what another name sees.
 - **Rows as indexes.** A local bound only to rows of such a grid (`hand = hc[p]`, `for h in hc`)
   and only ever indexed becomes the row's number (`hand = p`, and `hand[f]` reads `hc[hand, f]`):

@@ -48,8 +48,7 @@ class StackLowering(ast.NodeTransformer):
                 if isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1 and _is(v.args[0], "DECK"):
                     full = _call("n_stack_of", _name("DECK"), ast.Constant(self.capacity))
                     return ast.Assign(targets=[t], value=full)
-                if isinstance(v, ast.Subscript) and isinstance(v.value, ast.List) and len(v.value.elts) == 1 \
-                        and isinstance(v.slice, ast.Slice):          # [0][:0]: an empty pile
+                if _empty_list(v):                                   # [0][:0]: an empty pile
                     return ast.Assign(targets=[t], value=_call("n_stack_new", ast.Constant(self.capacity)))
                 if isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1 \
                         and isinstance(v.args[0], ast.Name) and v.args[0].id in self.names and v.args[0].id != t.id:
@@ -241,12 +240,15 @@ def as_stacks(functions: list, capacity: int) -> list:
         return functions
 
 
+def _empty_list(v) -> bool:
+    """`[0][:0]`: how the lowering writes an empty list of numbers."""
+    return isinstance(v, ast.Subscript) and isinstance(v.value, ast.List) and len(v.value.elts) == 1 \
+        and isinstance(v.slice, ast.Slice)
+
+
 def _empty_or_copy(v, lists) -> bool:
-    return (isinstance(v, ast.Subscript) and isinstance(v.value, ast.List) and len(v.value.elts) == 1
-            and isinstance(v.value.elts[0], ast.Constant) and v.value.elts[0].value == 0
-            and isinstance(v.slice, ast.Slice)) or \
-        (isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1 and isinstance(v.args[0], ast.Name)
-         and v.args[0].id in lists)
+    return _empty_list(v) or (isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1
+                              and isinstance(v.args[0], ast.Name) and v.args[0].id in lists)
 
 
 def lists_as_stacks(fn: ast.FunctionDef, capacity: int) -> ast.FunctionDef:
