@@ -247,7 +247,8 @@ def _empty_list(v) -> bool:
 
 
 def _empty_or_copy(v, lists) -> bool:
-    return _empty_list(v) or (isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1
+    """An empty list of numbers (`[0][:0]`, never `[(0, 0)][:0]`: pairs stay lists) or a copy."""
+    return (_empty_list(v) and isinstance(v.value.elts[0], ast.Constant) and v.value.elts[0].value == 0) or (isinstance(v, ast.Call) and _is(v.func, "list") and len(v.args) == 1
                               and isinstance(v.args[0], ast.Name) and v.args[0].id in lists)
 
 
