@@ -249,6 +249,31 @@ def test_a_list_as_a_stack_answers_as_python_s_list_does():
         n_stack_copy(n_stack_new(0), np.array([1, 5], np.int64))
 
 
+def test_games_won_in_compiled_code_keep_their_rounds_when_a_later_game_of_the_batch_raises(tmp_path):
+    """Some games raise (the next dealer may be nobody) and the rest end in compiled code, in one
+    batch: the reference replays a raised game from where the batch stood at its start (now[1]),
+    so the rounds of the games before it in the batch stay theirs. (Before, a raised game's rounds
+    were written over those of the batch's first games.)"""
+    path = tmp_path / "sometimes.uno"
+    path.write_text("rulebook sometimes\nextends classic\nscoring {\n  winner scores others\n  rounds 3\n"
+                    "  next dealer most(each other as q where q.hand.size > 4: q.score)\n}\n")
+    spec = RunSpec(str(path), players=3, agents=("random_play",), rounds="rulebook", simulator="native")
+    program = native_of(spec)
+    out = same_games(program, 60)
+    raised = int((out[:, 0] == 2).sum())
+    assert program.replayed == raised and 5 <= raised <= 55 and (out[:, 12] > 1).any()
+
+
+def test_n_below_is_int_of_n_rand_times_n():
+    import numpy as np
+    from unorules.native.runtime import n_below, n_rand
+    a, b = np.zeros(1, np.uint64), np.zeros(1, np.uint64)
+    a[0] = b[0] = np.uint64(12345)
+    for n in [1, 2, 3, 7, 108, 2 ** 31 - 1, 2 ** 40 + 3] * 50:
+        assert n_below(a, n) == int(n_rand(b) * n)
+    assert a[0] == b[0]
+
+
 def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it():
     """killer sorts a hand's reaction options (tuples): numba's own sort of a list of tuples cost
     about 5 s of a cold compile. n_sort orders as Python's sort does (bench/native_check.py plays

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 import textwrap
 
+import pytest
+
 from unorules.native.scratch import batch_arrays
 from unorules.native.stacks import as_stacks, lists_as_stacks
 
@@ -184,10 +186,51 @@ def test_rlcard_s_native_game_makes_no_array_or_list_of_its_own():
     calls = {n.func.id for n in ast.walk(game) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     assert not calls & {"n_full", "n_full2", "n_stack_of", "n_stack_new", "n_rng"}
     assert not [n for n in ast.walk(game) if isinstance(n, (ast.List, ast.ListComp))]
-    assert "turns_per_round" not in text and "rounds[rounds_n_, 0] = turns" in text
+    assert "turns_per_round" not in text and "rounds[b_at + rounds_n_, 0] = turns" in text
     assert "gained" not in text.replace("gained_0_", "")
     batch = ast.unparse(fns["play_batch"])
     assert "S_hc = np.zeros((N, NFACES), np.int64)" in batch
+
+
+def test_play_game_is_the_batch_s_loop_called_once_and_picks_are_n_below():
+    """play_batch calls play_game once, outside any loop: the games' loop is play_game's own, so its
+    arrays are counted once a batch, not once a game; its row and rounds are the batch's arrays
+    indexed (no view); every `int(n_rand(s) * n)` is n_below(s, n) (batch.py, scratch.py)."""
+    fns = _lowered("rlcard")
+    batch, game = fns["play_batch"], fns["play_game"]
+    calls = [n for n in ast.walk(batch) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id == "play_game"]
+    assert len(calls) == 1 and not [n for n in ast.walk(batch) if isinstance(n, (ast.For, ast.While))]
+    assert [a.arg for a in game.args.args][:8] == ["b_seeds", "b_codes", "AG", "b_out", "rounds", "b_starts",
+                                                   "b_at", "b_now"]
+    assert isinstance(game.body[0], ast.For) and ast.unparse(game.body[0].iter) == "range(b_seeds.shape[0])"
+    text = ast.unparse(game)
+    assert "row" not in {n.id for n in ast.walk(game) if isinstance(n, ast.Name)}
+    assert "b_out[b_g, 0] = outcome" in text and "b_now[1] = b_at" in text
+    assert "return (b_g, b_at)" in text and "b_at += rounds_n_" in text
+    assert "n_rand" not in text and text.count("n_below(") >= 4
+
+
+def test_the_batch_s_names_are_fresh_and_a_game_of_another_shape_is_not_native():
+    from unorules.native.batch import games_loop
+    from unorules.native.tables import NotNative
+    fn = _fn("""
+        def play_game(seed, AG, row, rounds, hc):
+            b_g = seed + 1
+            if b_g > rounds.shape[0]:
+                return -1
+            rounds[0, 0] = b_g
+            row[0] = b_g
+            return 1
+    """)
+    text = ast.unparse(games_loop(fn))
+    assert "for b_g_ in range(b_seeds.shape[0])" in text and "b_g = seed + 1" in text
+    assert "b_out[b_g_, 0] = b_g" in text and "rounds[b_at + 0, 0] = b_g" in text
+    assert "if b_g > rounds.shape[0] - b_at:\n            return (b_g_, b_at)" in text
+    for body in ("h = row\n    return 1", "x = rounds[1:]\n    return 1", "if seed:\n        return 2\n    return 1",
+                 "row[0] = 1"):
+        with pytest.raises(NotNative):
+            games_loop(_fn(f"def play_game(seed, AG, row, rounds):\n    {body}\n"))
 
 
 def test_a_list_loop_that_breaks_is_not_unrolled():

@@ -126,7 +126,7 @@ class NativeProgram:
         n = self.game.players
         try:
             self.module.play_batch(np.zeros(0, np.int64), self.codes, np.zeros((0, ROW + 2 * n), np.int64),
-                                   np.zeros((1, 2), np.int64), np.zeros(0, np.int64), 0, np.zeros(1, np.int64))
+                                   np.zeros((1, 2), np.int64), np.zeros(0, np.int64), 0, np.zeros(2, np.int64))
         except NumbaError as e:
             said = [line.strip() for line in str(e).splitlines() if line.strip() and not line.startswith(
                 ("Failed in", "During", "File ", "    ", "<source"))]
@@ -163,15 +163,16 @@ class NativeProgram:
             out = np.zeros((n, ROW + 2 * players), np.int64)
             starts = np.zeros(n, np.int64)
             rounds = np.zeros((max(16, n * ROUNDS_PER_GAME), 2), np.int64)
-        now = np.zeros(1, np.int64)
+        now = np.zeros(2, np.int64)           # the game being played, where its rounds begin
         errors = {}
         done, at = 0, 0
         while done < n:
             try:
+                now[0], now[1] = 0, at
                 k, at = self.module.play_batch(seeds[done:], self.codes, out[done:], rounds, starts[done:], at, now)
                 done += k
             except (self.module.NativeStop,) + RAISED:     # as the reference will: it names the rule
-                g = done + int(now[0])
+                g, at = done + int(now[0]), int(now[1])     # the games before it in the batch are written
                 self.replayed += 1
                 record = self.reference.play(int(seeds[g]), self.reference.agents)
                 if record.error is not None:

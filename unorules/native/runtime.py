@@ -70,14 +70,31 @@ def n_reseed(s, seed):
 
 
 @njit(**JIT)
-def n_rand(s):
-    """The stream's next float in [0, 1) (rng.SplitMix.random)."""
-    x = s[0] + _GOLDEN
-    s[0] = x
+def _unit(x):
+    """The float in [0, 1) of the stream's word x (rng.SplitMix's mix, its top 53 bits)."""
     z = (x ^ (x >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     z = z ^ (z >> _S31)
     return np.float64(z >> _S11) * _UNIT
+
+
+@njit(**JIT)
+def n_rand(s):
+    """The stream's next float in [0, 1) (rng.SplitMix.random)."""
+    x = s[0] + _GOLDEN
+    s[0] = x
+    return _unit(x)
+
+
+@njit(**JIT)
+def n_below(s, n):
+    """int(n_rand(s) * n), the stream's pick of 0..n-1 (how the generated code draws): the float
+    made an int inline. numba's int() of a float is a call of its own, not inlined in a large
+    function (perf: 7% of rlcard's time), and a helper that hands its array on to n_rand counts
+    references to it, so the word is stepped here, and only a number is handed on."""
+    x = s[0] + _GOLDEN
+    s[0] = x
+    return np.int64(_unit(x) * n)
 
 
 @njit(**JIT)

@@ -23,6 +23,9 @@ piles were stacks):
   n_copy1, a loop: numba compiles an array assigned to a slice with the message of its shape
   error, about 1.6 s of every cold compile that has one.
 
+- **A pick from the stream** (`int(n_rand(rnd) * n)`) is runtime.py's n_below(rnd, n): the same
+  number, without numba's int() of a float, a call of its own in a function this large.
+
 A name that does not qualify keeps its code: as right, only slower."""
 from __future__ import annotations
 
@@ -204,3 +207,19 @@ def copies_as_calls(fn: ast.FunctionDef, arrays: set[str]) -> ast.FunctionDef:
                                                keywords=[]))
             return node
     return ast.fix_missing_locations(Copies().visit(fn))
+
+
+def picks_as_below(fn: ast.FunctionDef) -> ast.FunctionDef:
+    """`int(n_rand(s) * n)` as n_below(s, n), the very number (runtime.py)."""
+    class Picks(ast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if isinstance(node.func, ast.Name) and node.func.id == "int" and len(node.args) == 1 \
+                    and not node.keywords and isinstance(node.args[0], ast.BinOp) \
+                    and isinstance(node.args[0].op, ast.Mult):
+                left, right = node.args[0].left, node.args[0].right
+                if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "n_rand" \
+                        and len(left.args) == 1 and not left.keywords:
+                    return ast.Call(func=_name("n_below"), args=[left.args[0], right], keywords=[])
+            return node
+    return ast.fix_missing_locations(Picks().visit(fn))

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import ast
 
+from .batch import games_loop
 from .lower import ROW_FIELDS, Lowering
-from .scratch import batch_arrays, copies_as_calls
+from .scratch import batch_arrays, copies_as_calls, picks_as_below
 from .stacks import as_stacks, lists_as_stacks
 from .tables import NotNative, emit, seat_tables
 from .wide import HELPERS as WIDE_HELPERS, widen_masks, words_of
 
-RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
+RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_below", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
            "n_full", "n_full2", "n_copy1", "n_copy_row", "n_sort", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
            "n_stack_of", "n_stack_load", "n_cell", "n_pushed", "n_popped", "n_stack_pop", "n_stack_has", "n_stack_remove", "n_stack_pop_at", "n_stack_copy", "n_stack_prepend",
            "n_stack_set1", "n_stack_under_top") + WIDE_HELPERS
@@ -32,7 +33,8 @@ def module_source(program, players: int) -> str:
     fns[-1] = widen_masks(fns[-1], {k: v for k, v in ns.items() if k.isupper()}, ns["NFACES"])
     fns[-1], scratch = batch_arrays(fns[-1])              # play_game's arrays, made once per batch
     arrays = {k for k, v in ns.items() if k.isupper() and isinstance(v, (list, tuple))}
-    fns = [copies_as_calls(f, arrays) for f in fns]
+    fns = [picks_as_below(copies_as_calls(f, arrays)) for f in fns]
+    fns[-1] = games_loop(fns[-1])                          # the batch's loop, in play_game (batch.py)
     stores, loads = set(), set()
     for f in fns:
         stores |= {a.arg for a in f.args.args}
@@ -68,18 +70,10 @@ def module_source(program, players: int) -> str:
               "def play_batch(seeds, AG, out, rounds, starts, at, now):",
               '    """Games seeds[0..]: each one\'s row into out, its rounds into rounds from `at` on.',
               '    Returns how many were played (fewer when the rounds buffer is full) and the next `at`;',
-              '    now[0] is the game being played, should one raise (an error, a stall)."""',
+              '    now[0] is the game being played and now[1] where its rounds begin, should one raise',
+              '    (an error, a stall): the games before it in the batch are written."""',
               "    ag = AG.copy()"]
     lines += [f"    {name} = {allocation}" for name, allocation in scratch]      # once per batch
-    args = ", ".join(["seeds[g]", "ag", "out[g]", "rounds[at:]"] + [name for name, _ in scratch])
-    lines += ["    for g in range(seeds.shape[0]):",
-              "        now[0] = g",
-              "        for q in range(AG.shape[0]):",
-              "            ag[q] = AG[q]",
-              f"        n = play_game({args})",
-              "        if n < 0:",
-              "            return g, at",
-              "        starts[g] = at",
-              "        at += n",
-              "    return seeds.shape[0], at", ""]
+    args = ", ".join(["seeds", "AG", "ag", "out", "rounds", "starts", "at", "now"] + [name for name, _ in scratch])
+    lines += [f"    return play_game({args})", ""]
     return "\n".join(lines)
