@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 import tokenize
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -274,6 +275,19 @@ def test_n_below_is_int_of_n_rand_times_n():
     assert a[0] == b[0]
 
 
+def test_a_histogram_of_native_rows_counts_as_a_counter_does():
+    """summarise's _counts: np.bincount for small values that are not negative, np.unique for
+    the rest (negative or large scores); either way what Counter counts, as Python ints."""
+    np = pytest.importorskip("numpy")
+    from unorules.native.program import _counts
+    rng = random.Random(5)
+    for values in ([], [0], [3, 3, 1], [-2, 5, -2], [10 ** 9, 7, 7], [rng.randrange(60) for _ in range(5000)],
+                   [rng.randrange(-300, 300) for _ in range(999)], [rng.randrange(10 ** 6) for _ in range(50)]):
+        got = _counts(np.array(values, dtype=np.int64))
+        assert got == Counter(values)
+        assert all(type(k) is int and type(v) is int for k, v in got.items())
+
+
 def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it():
     """killer sorts a hand's reaction options (tuples): numba's own sort of a list of tuples cost
     about 5 s of a cold compile. n_sort orders as Python's sort does (bench/native_check.py plays
@@ -311,8 +325,11 @@ def test_a_chunk_summarised_in_the_arrays_of_the_chunk_before_counts_only_its_ow
     assert after.rounds > 120                       # matches: rounds left in the arrays before
 
 
-def test_simulate_native_totals_equal_the_reference_s_and_workers_change_nothing():
-    spec = RunSpec("official", players=4, agents=("greedy",), rounds="single", seed=3, simulator="native",
+@pytest.mark.parametrize("rounds", ["single", "match"])
+def test_simulate_native_totals_equal_the_reference_s_and_workers_change_nothing(rounds):
+    """Every figure of simulate's summary (histograms of turns, draws, rounds, scores; the tracked
+    card's players and wins) from native rows equals the reference's games added one by one."""
+    spec = RunSpec("official", players=4, agents=("greedy",), rounds=rounds, seed=3, simulator="native",
                    track=("wild",))
     native = run_range(spec, 0, 400).as_dict(4)
     program = native_of(spec)

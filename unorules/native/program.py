@@ -211,11 +211,13 @@ class NativeProgram:
         return self.reference.play(seed, names, log=log)
 
     def summarise(self, summary, seeds, names: list[str]):
-        """Add the games of these seeds to a stats.Summary, as Summary.add_game would one by one."""
+        """Add the games of these seeds to a stats.Summary, as Summary.add_game would one by one:
+        the row's columns summed in one pass, the histograms counted by np.bincount (_counts)."""
         np = self.np
         out, rounds, starts, errors = self._play(seeds, reuse=True)
         players = self.game.players
         n = len(seeds)
+        totals = [int(v) for v in out[:, :ROW].sum(axis=0)]
         outcome, winner, nrounds = out[:, 0], out[:, 1], out[:, 12]
         scores, seats = out[:, ROW:ROW + players], out[:, ROW + players:ROW + 2 * players]
         summary.games += n
@@ -228,31 +230,45 @@ class NativeProgram:
         original = seats[won, w] if len(w) else w
         for p, count in _counts(original).items():          # seats of one agent add up
             summary.wins_by_agent[names[p]] += count
-        index = np.repeat(starts, nrounds) + (np.arange(int(nrounds.sum())) - np.repeat(np.cumsum(nrounds) - nrounds,
-                                                                                        nrounds))
+        if (nrounds == 1).all():                             # a round a game: its round is at its start
+            index = starts
+        else:
+            index = np.repeat(starts, nrounds) + (np.arange(totals[12]) - np.repeat(np.cumsum(nrounds) - nrounds,
+                                                                                   nrounds))
         summary.round_turns.update(_counts(rounds[index, 0]))
         summary.round_drawn.update(_counts(rounds[index, 1]))
         summary.game_rounds.update(_counts(nrounds))
         scored = (out[:, 2] > 1) | scores.any(axis=1)
-        summary.score_spread.update(_counts((scores.max(axis=1) - scores.min(axis=1))[scored]))
-        if (scored & won).any():
-            summary.winning_score.update(_counts(scores[scored & won, winner[scored & won]]))
-        summary.rounds += int(nrounds.sum())
-        summary.decisions += int(out[:, 6].sum())
+        if scored.any():
+            summary.score_spread.update(_counts((scores.max(axis=1) - scores.min(axis=1))[scored]))
+            if (scored & won).any():
+                summary.winning_score.update(_counts(scores[scored & won, winner[scored & won]]))
+        summary.rounds += totals[12]
+        summary.decisions += totals[6]
         for k, column in (("drawn", 3), ("plays", 4), ("reshuffles", 5), ("challenges", 8), ("challenges_won", 9),
                           ("catches", 10)):
-            summary.counts[k] += int(out[:, column].sum())
+            summary.counts[k] += totals[column]
         tracked = out[:, 11]
-        summary.tracked_players += int(sum(((tracked >> q) & 1).sum() for q in range(players)))
-        if won.any():
-            hit = (tracked[won] >> original) & 1
-            summary.tracked_wins += int(hit.sum())
+        if totals[11]:                                       # someone played a tracked card
+            summary.tracked_players += int(sum(((tracked >> q) & 1).sum() for q in range(players)))
+            if won.any():
+                hit = (tracked[won] >> original) & 1
+                summary.tracked_wins += int(hit.sum())
         summary.errors.update(Counter(errors.values()))     # the reference played those games in _play
         return summary
 
 
 def _counts(values) -> dict:
-    """A histogram of an int array, as {value: count} of Python ints (what a Counter is updated with)."""
+    """A histogram of an int array, as {value: count} of Python ints (what a Counter is updated
+    with): np.bincount when the values are small and not negative (turns, cards, seats: a pass
+    over them, where np.unique sorts), np.unique otherwise (scores may be large or negative)."""
     import numpy as np
+    if len(values) == 0:
+        return {}
+    low, high = int(values.min()), int(values.max())
+    if low >= 0 and high < 4 * len(values) + 1024:
+        counts = np.bincount(values)
+        found = np.flatnonzero(counts)
+        return dict(zip(found.tolist(), counts[found].tolist()))
     found, counts = np.unique(values, return_counts=True)
-    return {int(v): int(c) for v, c in zip(found, counts)}
+    return dict(zip(found.tolist(), counts.tolist()))
