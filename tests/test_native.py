@@ -133,11 +133,11 @@ def test_a_rule_error_in_native_code_is_named_as_the_reference_names_it(tmp_path
     assert errors and all(e.startswith(f"{path}:6:") and "must be a player, not nobody" in e for e in errors)
 
 
-def colors_rulebook(folder: Path, colors: int) -> str:
-    """rlcard's rules with more colors: 13 faces a color and 2 wilds (6 colors: 80 faces)."""
+def colors_rulebook(folder: Path, colors: int, base: str = "rlcard") -> str:
+    """rlcard's rules (or base's) with more colors: 13 faces a color and 2 wilds (6 colors: 80 faces)."""
     names = "red green blue yellow purple orange pink brown white black grey teal".split()[:colors]
-    path = folder / f"colors{colors}.uno"
-    path.write_text(f"rulebook colors{colors}\nextends rlcard\ncolors {' '.join(names)}\n", encoding="utf-8")
+    path = folder / f"{base}_colors{colors}.uno"
+    path.write_text(f"rulebook colors{colors}\nextends {base}\ncolors {' '.join(names)}\n", encoding="utf-8")
     return str(path)
 
 
@@ -147,6 +147,16 @@ def test_a_deck_of_more_than_64_faces_plays_its_references_games(tmp_path):
     spec = RunSpec(colors_rulebook(tmp_path, 6), players=4, agents=("greedy",), rounds="single")
     program = native_of(spec)
     assert program.reference.namespace["NFACES"] == 80 and "n_wneg(" in program.source
+    out = same_games(program, 150)
+    assert (out[:, 0] == 0).sum() >= 100
+
+
+def test_a_wide_hand_s_faces_are_walked_word_by_word_as_the_list_held_them(tmp_path):
+    """nonpartisan's vetoes, played out of turn, are looked for in every other hand on every turn:
+    with 6 colors the hands are two words, walked low word first (loops.py), the reference's games."""
+    spec = RunSpec(colors_rulebook(tmp_path, 6, "nonpartisan"), players=4, agents=("random",), rounds="single")
+    program = native_of(spec)
+    assert program.reference.namespace["NFACES"] > 64 and "fw1_ = (hm[" in program.source
     out = same_games(program, 150)
     assert (out[:, 0] == 0).sum() >= 100
 

@@ -348,3 +348,67 @@ def test_hot_death_s_native_module_holds_its_masks_in_two_words():
     assert reads and all(r.endswith((", 0", ", 1")) or r == ":" for r in reads)      # a word of a cell, always
     assert "n_wneg(" in src and "n_wbitlen(" in src and "n_bitlen(low)" not in src
     assert re.search(r"^BIT = np\.array\(.*\.reshape\(\(66, 2\)\)$", src, re.M)
+
+
+def _faces(m):
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+FACES_LOOPS = """
+    def walk(hm, seat, stop):
+        seen = []
+        c = -1
+        for c in {call}:
+            if c % 3 == 1:
+                continue
+            hm[seat] = 0                     # the hand changes under the loop: the faces it held are walked
+            seen.append(c)
+            for d in {call}:                 # nested, the same helper: a loop of its own
+                seen.append(-d)
+            if c >= stop:
+                break
+        return seen, c
+"""
+
+
+@pytest.mark.parametrize("call, words", [("n_faces_in(hm[seat])", 1), ("n_wfaces_in((hm[seat], hm[seat + 1]))", 2)])
+def test_a_loop_over_a_mask_s_faces_walks_its_bits_as_the_list_did(call, words):
+    """loops.faces_as_bit_loops: no list made, the same faces in the same order, `continue`,
+    `break`, a nested walk, a hand changed under the loop, and the loop's name after it."""
+    import random
+    from unorules.native.loops import faces_as_bit_loops
+    src = textwrap.dedent(FACES_LOOPS.format(call=call))
+    walked = faces_as_bit_loops(ast.parse(src).body[0])
+    text = ast.unparse(walked)
+    assert "n_faces_in" not in text and "n_wfaces_in" not in text
+    helpers = {"n_faces_in": _faces, "n_bitlen": lambda m: m.bit_length(),
+               "n_wfaces_in": lambda a: _faces(a[0]) + [64 + f for f in _faces(a[1])]}
+    before, after = dict(helpers), dict(helpers)
+    exec(compile(src, "<before>", "exec"), before)
+    exec(compile(ast.Module(body=[walked], type_ignores=[]), "<after>", "exec"), after)
+    rng = random.Random(7)
+    for _ in range(300):
+        hands = [rng.getrandbits(rng.choice([0, 3, 20, 63])) for _ in range(3)]
+        stop = rng.randrange(140)
+        assert after["walk"](list(hands), 0, stop) == before["walk"](list(hands), 0, stop)
+
+
+def test_a_faces_loop_with_an_else_keeps_its_list_and_made_names_are_fresh():
+    from unorules.native.loops import faces_as_bit_loops
+    text = ast.unparse(faces_as_bit_loops(_fn("""
+        def f(m, fm1_, fl1_):
+            for c in n_faces_in(m):
+                pass
+            else:
+                c = -1
+            for c in n_faces_in(m + fm1_ + fl1_):
+                pass
+            return c
+    """)))
+    assert text.count("n_faces_in(") == 1 and "else:" in text      # the loop with an else keeps its list
+    assert "fm1__ = m + fm1_ + fl1_" in text and "fl1__ = fm1__ & -fm1__" in text

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from .batch import games_loop
+from .loops import faces_as_bit_loops
 from .lower import ROW_FIELDS, Lowering
 from .scratch import batch_arrays, copies_as_calls, picks_as_below
 from .stacks import as_stacks, lists_as_stacks
@@ -33,7 +34,7 @@ def module_source(program, players: int) -> str:
     fns[-1] = widen_masks(fns[-1], {k: v for k, v in ns.items() if k.isupper()}, ns["NFACES"])
     fns[-1], scratch = batch_arrays(fns[-1])              # play_game's arrays, made once per batch
     arrays = {k for k, v in ns.items() if k.isupper() and isinstance(v, (list, tuple))}
-    fns = [picks_as_below(copies_as_calls(f, arrays)) for f in fns]
+    fns = [faces_as_bit_loops(picks_as_below(copies_as_calls(f, arrays))) for f in fns]
     fns[-1] = games_loop(fns[-1])                          # the batch's loop, in play_game (batch.py)
     stores, loads = set(), set()
     for f in fns:
