@@ -300,23 +300,31 @@ def test_a_histogram_of_native_rows_counts_as_a_counter_does():
 
 def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it():
     """killer sorts a hand's reaction options (tuples): numba's own sort of a list of tuples cost
-    about 5 s of a cold compile. n_sort orders as Python's sort does (bench/native_check.py plays
-    killer's games against the reference)."""
+    about 5 s of a cold compile. n_sort (a list that stays a list) and n_rows_sort (the options
+    as a stack of rows, rows.py) order as Python's sort does (bench/native_check.py plays killer's
+    games against the reference)."""
+    import numpy as np
     from numba.typed import List
-    from unorules.native.runtime import n_sort
+    from unorules.native.runtime import n_rows_sort, n_sort
     from unorules.native.source import module_source
     spec = RunSpec("killer", players=4, agents=("greedy",))
     game = make_game(spec)
     source = module_source(Program(game, ("greedy",) * 4, "counted", rng=SplitMix), 4)
-    assert "n_sort(ropts)" in source and ".sort()" not in source
+    assert "n_rows_sort(ropts)" in source and ".sort()" not in source and "ropts = []" not in source
     rng = random.Random(7)
-    for n in (0, 1, 2, 5, 17):
+    for n in (0, 1, 2, 5, 17, 40):
         items = [(rng.randrange(4), rng.random() < 0.5, rng.randrange(3)) for _ in range(n)]
         typed = List.empty_list(numba.types.Tuple((numba.types.int64, numba.types.boolean, numba.types.int64)))
         for x in items:
             typed.append(x)
         n_sort(typed)
         assert list(typed) == sorted(items)
+        rows = np.full((n + 3, 3), -7, np.int64)                 # row 0 the length; rows past it untouched
+        rows[0, 0] = n
+        rows[1:n + 1] = np.array(items, np.int64).reshape(n, 3)
+        n_rows_sort(rows)
+        assert [tuple(r) for r in rows[1:n + 1].tolist()] == sorted(items)
+        assert (rows[n + 1:] == -7).all() and rows[0, 0] == n
 
 
 def test_a_chunk_summarised_in_the_arrays_of_the_chunk_before_counts_only_its_own_games():

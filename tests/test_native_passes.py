@@ -1,5 +1,5 @@
 """The native lowering's passes that take numba's bookkeeping out of the hot path (scratch.py,
-stacks.py, the round lists and the unrolled list loops of lower.py). They are syntax-tree passes and
+stacks.py, rows.py, loops.py, the round lists and the unrolled list loops of lower.py). They are syntax-tree passes and
 need no numba: these tests run everywhere. That the lowered code still plays its reference's very
 games is held by tests/test_native.py and bench/native_check.py."""
 from __future__ import annotations
@@ -412,3 +412,97 @@ def test_a_faces_loop_with_an_else_keeps_its_list_and_made_names_are_fresh():
     """)))
     assert text.count("n_faces_in(") == 1 and "else:" in text      # the loop with an else keeps its list
     assert "fm1__ = m + fm1_ + fl1_" in text and "fl1__ = fm1__ & -fm1__" in text
+
+
+class _Rows:
+    """A stand-in for the int64 array of a stack of rows (x[r, k], len(x): its rows)."""
+    def __init__(self, rows, width):
+        self.cells = [[0] * width for _ in range(rows)]
+
+    def __getitem__(self, rk):
+        return self.cells[rk[0]][rk[1]]
+
+    def __setitem__(self, rk, v):
+        self.cells[rk[0]][rk[1]] = int(v)
+
+    def __len__(self):
+        return len(self.cells)
+
+
+def _n_cell(n, i):
+    i = i + n if i < 0 else i
+    if not 0 <= i < n:
+        raise IndexError()
+    return i + 1
+
+
+def _n_pushed(n, cells):
+    if n + 1 >= cells:
+        raise IndexError()
+    return n + 1
+
+
+def _n_rows_sort(s):
+    n = s[0, 0]
+    rows = sorted(tuple(s.cells[r]) for r in range(1, n + 1))
+    for r, row in enumerate(rows, 1):
+        s.cells[r] = list(row)
+
+
+OPTIONS = """
+    def options(hand, calls, pick):
+        opts = []
+        for c in hand:
+            if c % 2:
+                opts.append((c, False, c * 3))
+                if calls:
+                    opts.append((c, True, -c))
+        if not opts:
+            return -1, len(opts)
+        n_sort(opts)
+        m = 0
+        for i in range(len(opts)):
+            if opts[i][1]:
+                m = i
+                break
+        card, call, given = opts[pick % len(opts)]
+        if opts and len(opts) > 2:
+            given += opts[-1][0]
+        return card * 10 + call + given * 1000 + m, len(opts)
+"""
+
+
+def test_a_list_of_tuples_is_a_stack_of_rows_that_answers_as_the_list_did():
+    """rows.rows_as_stacks: append, its length, its truth, an item of a tuple (from the top too),
+    a tuple unpacked and the list sorted (n_rows_sort: Python's order), against the list itself."""
+    import random
+    from unorules.native.rows import rows_as_stacks
+    src = textwrap.dedent(OPTIONS)
+    lowered = rows_as_stacks(ast.parse(src).body[0], 20)
+    text = ast.unparse(lowered)
+    assert "opts = n_rows_new(20, 3)" in text and ".append" not in text and "opts[n_cell(opts[0, 0], -1), 0]" in text
+    before = {"n_sort": lambda xs: xs.sort()}
+    after = {"n_rows_new": lambda n, w: _Rows(n + 1, w), "n_cell": _n_cell, "n_pushed": _n_pushed,
+             "n_rows_sort": _n_rows_sort}
+    exec(compile(src, "<before>", "exec"), before)
+    exec(compile(ast.Module(body=[lowered], type_ignores=[]), "<after>", "exec"), after)
+    rng = random.Random(3)
+    for _ in range(300):
+        hand = [rng.randrange(-9, 20) for _ in range(rng.randrange(0, 9))]
+        args = (hand, rng.random() < 0.5, rng.randrange(50))
+        assert after["options"](*args) == before["options"](*args)
+    with pytest.raises(IndexError):                  # more tuples than rows: raised, and the reference plays the game
+        after["options"](list(range(1, 40, 2)), True, 0)
+
+
+@pytest.mark.parametrize("use", ["return opts", "for t in opts:\n                pass", "opts.append(3)",
+                                 "opts.append((1, 2, 3))", "x = opts[0]", "opts = [(1, 2)]"])
+def test_a_list_of_tuples_used_otherwise_stays_a_list(use):
+    from unorules.native.rows import rows_as_stacks
+    fn = _fn(f"""
+        def f():
+            opts = []
+            opts.append((1, 2))
+            {use}
+    """)
+    assert ast.unparse(rows_as_stacks(fn, 8)) == ast.unparse(fn)

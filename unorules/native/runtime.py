@@ -210,6 +210,37 @@ def n_sort(xs):
         xs[j + 1] = x
 
 
+# ---- lists of tuples as stacks of rows (rows.py): [0, 0] the length, rows 1.. the tuples ----
+
+@njit(**JIT)
+def n_rows_new(capacity, width):
+    s = np.empty((capacity + 1, width), np.int64)
+    s[0, 0] = 0
+    return s
+
+
+@njit(**JIT)
+def _row_less(s, a, b):
+    """Row a before row b in Python's order of tuples (the first item that differs decides)."""
+    for k in range(s.shape[1]):
+        if s[a, k] != s[b, k]:
+            return s[a, k] < s[b, k]
+    return False
+
+
+@njit(**JIT)
+def n_rows_sort(s):
+    """n_sort of a stack of rows: insertion sort of rows 1..n (row 0 holds the length), each row
+    swapped down past the rows it sorts before: stable, in place, Python's order of tuples."""
+    n = s[0, 0]
+    for i in range(2, n + 1):
+        j = i
+        while j > 1 and _row_less(s, j, j - 1):
+            for k in range(s.shape[1]):
+                s[j, k], s[j - 1, k] = s[j - 1, k], s[j, k]
+            j -= 1
+
+
 # ---- the piles as stacks (stacks.py): cell 0 the length, cells 1.. the cards, bottom first ----
 
 @njit(**JIT)

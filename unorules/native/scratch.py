@@ -33,7 +33,7 @@ import ast
 
 from .syntax import bindings, name_ as _name, parents
 
-ALLOCATORS = ("n_full", "n_full2", "n_stack_of", "n_stack_new")
+ALLOCATORS = ("n_full", "n_full2", "n_stack_of", "n_stack_new", "n_rows_new")
 
 
 def _constant_shape(e) -> bool:
@@ -60,6 +60,10 @@ def _allocation(value):
         return fn, f"np.zeros({ast.unparse(args[0])} + 1, np.int64)", \
             lambda x: [ast.Assign(targets=[ast.Subscript(value=_name(x), slice=ast.Constant(0), ctx=ast.Store())],
                                   value=ast.Constant(0))]
+    if fn == "n_rows_new" and len(args) == 2 and _constant_shape(args[0]) and _constant_shape(args[1]):
+        return fn, f"np.zeros(({ast.unparse(args[0])} + 1, {ast.unparse(args[1])}), np.int64)", \
+            lambda x: [ast.Assign(targets=[ast.Subscript(value=_name(x), slice=ast.Tuple(
+                elts=[ast.Constant(0), ast.Constant(0)], ctx=ast.Load()), ctx=ast.Store())], value=ast.Constant(0))]
     return None
 
 
