@@ -2,9 +2,9 @@
 
 The counted code loops over a hand's faces as `for c in faces_in(m)`, lowered to runtime.py's
 `n_faces_in(m)` (or `n_wfaces_in((lo, hi))` for a mask of two words): a list made, grown and freed
-on every call. Where that loop runs for each seat on each turn (nonpartisan's cards played out of
-turn, killer's and fast's jump-ins and reactions), numba's list was most of the game's time. Here
-such a loop walks the mask itself:
+on every call. Where that loop runs for each seat on each turn (cards played out of turn,
+jump-ins, reactions: a hand searched for the cards that may answer), numba's list was most of the
+game's time (perf: malloc, free and NRT's meminfo calls). Here such a loop walks the mask itself:
 
     for c in n_faces_in(m):             fm_ = m
         body                            while fm_:

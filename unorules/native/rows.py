@@ -1,8 +1,9 @@
 """play_game's lists of tuples (the options of a reaction, of a jump-in, of a card played out of
 turn) as stacks of rows: an int64 array of `capacity + 1` rows and one column per item of the
 tuple, whose cell [0, 0] holds the length and rows 1.. the tuples, first appended first. A numba
-list is allocated each time it is made, and these are made for each seat on each turn (perf on
-nonpartisan: malloc, free and NRT's meminfo calls were a third of its time).
+list is allocated each time it is made, and these are made for each seat on each turn (perf on a
+rulebook with cards played out of turn: malloc, free and NRT's meminfo calls were a third of its
+time).
 
 A name qualifies when every binding of it is `[]` and it is used only as this pass lowers:
 
