@@ -161,6 +161,22 @@ def test_a_wide_hand_s_faces_are_walked_word_by_word_as_the_list_held_them(tmp_p
     assert (out[:, 0] == 0).sum() >= 100
 
 
+@pytest.mark.parametrize("agents", [("random",), ("greedy",)])
+def test_a_number_chosen_from_a_range_plays_its_references_games(agents, tmp_path):
+    """`choose number from 1 to 3` holds its numbers as a range, which numba cannot index: it is
+    an array (scratch.ranges_as_arrays), and the games are the reference's (it fell back to counted
+    code before, with numba's own error as the reason)."""
+    card = tmp_path / "pick_a_number.uno"
+    card.write_text('module pick_a_number "name a number, the next player draws that many"\nfor official\n'
+                    'card wild_customizable {\n  on play:\n    choose color\n    choose number from 1 to 3 as k\n'
+                    '    next draw k\n}\n', encoding="utf-8")
+    spec = RunSpec("official", with_=(str(card),), players=4, agents=agents, rounds="single")
+    program = native_of(spec)
+    assert "vals = np.arange(lo, hi + 1)" in program.source
+    out = same_games(program, 150)
+    assert (out[:, 0] == 0).sum() >= 100
+
+
 def test_a_deck_of_more_than_128_faces_is_refused_with_its_reason(tmp_path):
     path = colors_rulebook(tmp_path, 10)                              # 132 faces
     with pytest.raises(NotNative, match="more than 128 faces"):

@@ -25,6 +25,10 @@ piles were stacks):
 
 - **A pick from the stream** (`int(n_rand(rnd) * n)`) is runtime.py's n_below(rnd, n): the same
   number, without numba's int() of a float, a call of its own in a function this large.
+- **A range held in a name** (`vals = range(lo, hi + 1)`, the numbers a player may choose) is
+  `np.arange(lo, hi + 1)`: numba loops over a range but cannot index one or take its length,
+  and the code reads `vals[0]`, `vals[i]` and `len(vals)`. The same numbers, in an array made
+  when the choice is made (not on the hot path). A range looped over directly stays a range.
 
 A name that does not qualify keeps its code: as right, only slower."""
 from __future__ import annotations
@@ -227,3 +231,16 @@ def picks_as_below(fn: ast.FunctionDef) -> ast.FunctionDef:
                     return ast.Call(func=_name("n_below"), args=[left.args[0], right], keywords=[])
             return node
     return ast.fix_missing_locations(Picks().visit(fn))
+
+
+def ranges_as_arrays(fn: ast.FunctionDef) -> ast.FunctionDef:
+    """`x = range(a, b)` as `x = np.arange(a, b)` (module docstring): the same numbers, indexable."""
+    class Ranges(ast.NodeTransformer):
+        def visit_Assign(self, node):
+            v = node.value
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "range" \
+                    and 1 <= len(v.args) <= 2 and not v.keywords:
+                node.value = ast.Call(func=ast.Attribute(value=_name("np"), attr="arange", ctx=ast.Load()),
+                                      args=v.args, keywords=[])
+            return self.generic_visit(node)
+    return ast.fix_missing_locations(Ranges().visit(fn))

@@ -9,7 +9,7 @@ import ast
 from .batch import games_loop
 from .loops import faces_as_bit_loops
 from .lower import ROW_FIELDS, Lowering
-from .scratch import batch_arrays, copies_as_calls, picks_as_below
+from .scratch import batch_arrays, copies_as_calls, picks_as_below, ranges_as_arrays
 from .rows import rows_as_stacks
 from .stacks import as_stacks, lists_as_stacks
 from .tables import NotNative, emit, seat_tables
@@ -36,7 +36,7 @@ def module_source(program, players: int) -> str:
     fns[-1] = widen_masks(fns[-1], {k: v for k, v in ns.items() if k.isupper()}, ns["NFACES"])
     fns[-1], scratch = batch_arrays(fns[-1])              # play_game's arrays, made once per batch
     arrays = {k for k, v in ns.items() if k.isupper() and isinstance(v, (list, tuple))}
-    fns = [faces_as_bit_loops(picks_as_below(copies_as_calls(f, arrays))) for f in fns]
+    fns = [ranges_as_arrays(faces_as_bit_loops(picks_as_below(copies_as_calls(f, arrays)))) for f in fns]
     fns[-1] = games_loop(fns[-1])                          # the batch's loop, in play_game (batch.py)
     stores, loads = set(), set()
     for f in fns:
