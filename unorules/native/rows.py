@@ -8,7 +8,7 @@ time).
 A name qualifies when every binding of it is `[]` and it is used only as this pass lowers:
 
     x = []                      x[0, 0] = 0 (the array made once per batch: scratch.py)
-    x.append((a, b))            x[n_pushed(x[0, 0], len(x)), 0] = a; ...[..., 1] = b; x[0, 0] += 1
+    x.append((a, b))            x[n_pushed(x[0, 0], len(x)), 0] = a; x[x[0, 0] + 1, 1] = b; x[0, 0] += 1
     len(x), not x, if x:        x[0, 0], x[0, 0] == 0, x[0, 0] > 0
     x[i][k]                     x[n_cell(x[0, 0], i), k]       (k a number below the tuple's size)
     a, b = x[i]                 a = x[n_cell(x[0, 0], i), 0]; b = x[..., 1]
@@ -23,11 +23,8 @@ from __future__ import annotations
 import ast
 import copy
 
-from .syntax import call_ as _call, name_ as _name
-
-
-class Unknown(Exception):
-    """A use of the list this pass does not lower."""
+from .stacks import LengthTruth, Unknown
+from .syntax import bindings, call_ as _call, name_ as _name
 
 
 def _length(x, ctx=None):
@@ -40,12 +37,17 @@ def _cell(x, row, column: int, ctx=None):
     return ast.Subscript(value=_name(x), slice=index, ctx=ctx or ast.Load())
 
 
-class RowLowering(ast.NodeTransformer):
+class RowLowering(LengthTruth):
     def __init__(self, name: str, width: int, capacity: int):
         self.x, self.width, self.capacity = name, width, capacity
 
     def _is_x(self, e) -> bool:
         return isinstance(e, ast.Name) and e.id == self.x
+
+    _held = _is_x
+
+    def _length_of(self, name: str):
+        return _length(name)
 
     def _row(self, index):
         return _call("n_cell", _length(self.x), self.visit(index))
@@ -74,9 +76,10 @@ class RowLowering(ast.NodeTransformer):
         if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and self._is_x(v.func.value):
             if v.func.attr == "append" and len(v.args) == 1 and isinstance(v.args[0], ast.Tuple) \
                     and len(v.args[0].elts) == self.width and not v.keywords:
-                pushed = _call("n_pushed", _length(self.x), _call("len", _name(self.x)))
-                return [ast.Assign(targets=[_cell(self.x, copy.deepcopy(pushed), k, ast.Store())], value=self.visit(e))
-                        for k, e in enumerate(v.args[0].elts)] + \
+                pushed = _call("n_pushed", _length(self.x), _call("len", _name(self.x)))    # checked once
+                top = ast.BinOp(left=_length(self.x), op=ast.Add(), right=ast.Constant(1))
+                return [ast.Assign(targets=[_cell(self.x, pushed if k == 0 else copy.deepcopy(top), k, ast.Store())],
+                                   value=self.visit(e)) for k, e in enumerate(v.args[0].elts)] + \
                     [ast.AugAssign(target=_length(self.x, ast.Store()), op=ast.Add(), value=ast.Constant(1))]
             raise Unknown(ast.unparse(node))
         if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "n_sort" \
@@ -101,35 +104,6 @@ class RowLowering(ast.NodeTransformer):
             raise Unknown(ast.unparse(node))          # a whole tuple read, or a row written
         return self.generic_visit(node)
 
-    def _truth(self, e):
-        if self._is_x(e):
-            return ast.Compare(left=_length(self.x), ops=[ast.Gt()], comparators=[ast.Constant(0)])
-        return self.visit(e)
-
-    def _block(self, stmts):
-        out = []
-        for st in stmts:
-            new = self.visit(st)
-            out.extend(new if isinstance(new, list) else [new])
-        return out
-
-    def visit_UnaryOp(self, node):
-        if isinstance(node.op, ast.Not) and self._is_x(node.operand):
-            return ast.Compare(left=_length(self.x), ops=[ast.Eq()], comparators=[ast.Constant(0)])
-        return self.generic_visit(node)
-
-    def visit_If(self, node):
-        return ast.If(test=self._truth(node.test), body=self._block(node.body), orelse=self._block(node.orelse))
-
-    def visit_While(self, node):
-        return ast.While(test=self._truth(node.test), body=self._block(node.body), orelse=self._block(node.orelse))
-
-    def visit_BoolOp(self, node):
-        return ast.BoolOp(op=node.op, values=[self._truth(v) for v in node.values])
-
-    def visit_IfExp(self, node):
-        return ast.IfExp(test=self._truth(node.test), body=self.visit(node.body), orelse=self.visit(node.orelse))
-
     def visit_Name(self, node):
         if self._is_x(node):
             raise Unknown(f"`{node.id}` used as a value")
@@ -138,22 +112,11 @@ class RowLowering(ast.NodeTransformer):
 
 def rows_as_stacks(fn: ast.FunctionDef, capacity: int) -> ast.FunctionDef:
     """play_game with each list of tuples that qualifies as a stack of rows (module docstring)."""
-    binds: dict[str, list] = {}
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Assign):
-            for t in n.targets:
-                for e in ast.walk(t):
-                    if isinstance(e, ast.Name) and isinstance(e.ctx, ast.Store):
-                        binds.setdefault(e.id, []).append(n.value if t is e else None)
-        elif isinstance(n, (ast.For, ast.comprehension, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
-            target = n.target
-            for e in ast.walk(target):
-                if isinstance(e, ast.Name):
-                    binds.setdefault(e.id, []).append(None)
+    binds = bindings(fn)
     params = {a.arg for a in fn.args.args}
     for name in sorted(binds):
-        values = binds[name]
-        if name in params or not all(isinstance(v, ast.List) and not v.elts for v in values):
+        if name in params or not all(kind == "assign" and isinstance(v, ast.List) and not v.elts
+                                     for kind, v in binds[name]):
             continue
         sizes = {len(c.args[0].elts) for c in ast.walk(fn) if isinstance(c, ast.Call)
                  and isinstance(c.func, ast.Attribute) and c.func.attr == "append"

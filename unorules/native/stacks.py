@@ -30,12 +30,60 @@ class Unknown(Exception):
     """A use of a pile this pass does not lower."""
 
 
-class StackLowering(ast.NodeTransformer):
+class LengthTruth(ast.NodeTransformer):
+    """The truth of a list held as an array with its length in a cell: `not x`, `if x:`, `while
+    x:`, `a and x` and `y if x else z` read the length. A subclass says which names it holds
+    (`_held`) and where each one's length is (`_length_of`); a statement it lowers to several is
+    spliced into its block."""
+
+    def _held(self, e) -> bool:
+        raise NotImplementedError
+
+    def _length_of(self, name: str):
+        raise NotImplementedError
+
+    def visit_UnaryOp(self, node):
+        if isinstance(node.op, ast.Not) and self._held(node.operand):
+            return ast.Compare(left=self._length_of(node.operand.id), ops=[ast.Eq()], comparators=[ast.Constant(0)])
+        return self.generic_visit(node)
+
+    def _truth(self, e):
+        if self._held(e):
+            return ast.Compare(left=self._length_of(e.id), ops=[ast.Gt()], comparators=[ast.Constant(0)])
+        return self.visit(e)
+
+    def _block(self, stmts):
+        out = []
+        for st in stmts:
+            new = self.visit(st)
+            out.extend(new if isinstance(new, list) else [new])
+        return out
+
+    def visit_If(self, node):
+        return ast.If(test=self._truth(node.test), body=self._block(node.body), orelse=self._block(node.orelse))
+
+    def visit_While(self, node):
+        return ast.While(test=self._truth(node.test), body=self._block(node.body), orelse=self._block(node.orelse))
+
+    def visit_BoolOp(self, node):
+        return ast.BoolOp(op=node.op, values=[self._truth(v) for v in node.values])
+
+    def visit_IfExp(self, node):
+        return ast.IfExp(test=self._truth(node.test), body=self.visit(node.body), orelse=self.visit(node.orelse))
+
+
+class StackLowering(LengthTruth):
     """One function's uses of the piles, as stack operations (`capacity`: the most cards)."""
 
     def __init__(self, capacity: int, names=STACKS):
         self.capacity = capacity
         self.names = frozenset(names)
+
+    def _held(self, e) -> bool:
+        return isinstance(e, ast.Name) and e.id in self.names
+
+    def _length_of(self, name: str):
+        return _length(name)
 
     def lower(self, fn: ast.FunctionDef) -> ast.FunctionDef:
         return ast.fix_missing_locations(self.visit(fn))
@@ -130,35 +178,6 @@ class StackLowering(ast.NodeTransformer):
             return ast.Subscript(value=_name(s), slice=_call("n_cell", _length(s), self.visit(node.slice)),
                                  ctx=node.ctx)
         return self.generic_visit(node)
-
-    def visit_UnaryOp(self, node):
-        if isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Name) and node.operand.id in self.names:
-            return ast.Compare(left=_length(node.operand.id), ops=[ast.Eq()], comparators=[ast.Constant(0)])
-        return self.generic_visit(node)
-
-    def _truth(self, e):
-        if isinstance(e, ast.Name) and e.id in self.names:
-            return ast.Compare(left=_length(e.id), ops=[ast.Gt()], comparators=[ast.Constant(0)])
-        return self.visit(e)
-
-    def _block(self, stmts):
-        out = []
-        for st in stmts:
-            new = self.visit(st)
-            out.extend(new if isinstance(new, list) else [new])
-        return out
-
-    def visit_If(self, node):
-        return ast.If(test=self._truth(node.test), body=self._block(node.body), orelse=self._block(node.orelse))
-
-    def visit_While(self, node):
-        return ast.While(test=self._truth(node.test), body=self._block(node.body), orelse=self._block(node.orelse))
-
-    def visit_BoolOp(self, node):
-        return ast.BoolOp(op=node.op, values=[self._truth(v) for v in node.values])
-
-    def visit_IfExp(self, node):
-        return ast.IfExp(test=self._truth(node.test), body=self.visit(node.body), orelse=self.visit(node.orelse))
 
     def visit_Compare(self, node):
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) \
