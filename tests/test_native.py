@@ -121,11 +121,18 @@ def test_fuzzed_rulebooks_play_their_references_games(k, tmp_path):
     same_games(native_of(covered[k]), 40, covered[k].seed)
 
 
+def dealer_spec(folder: Path, name: str, size: int) -> RunSpec:
+    """classic's match of 3 rounds whose next dealer is the other player of most points holding
+    more than `size` cards: nobody (a rule error, at line 6) when none does."""
+    path = folder / f"{name}.uno"
+    path.write_text(f"rulebook {name}\nextends classic\nscoring {{\n  winner scores others\n  rounds 3\n"
+                    f"  next dealer most(each other as q where q.hand.size > {size}: q.score)\n}}\n")
+    return RunSpec(str(path), players=3, agents=("random_play",), rounds="rulebook", simulator="native")
+
+
 def test_a_rule_error_in_native_code_is_named_as_the_reference_names_it(tmp_path):
-    path = tmp_path / "located.uno"
-    path.write_text("rulebook located\nextends classic\nscoring {\n  winner scores others\n  rounds 3\n"
-                    "  next dealer most(each other as q where q.hand.size > 500: q.score)\n}\n")
-    spec = RunSpec(str(path), players=3, agents=("random_play",), rounds="rulebook", simulator="native")
+    spec = dealer_spec(tmp_path, "located", 500)
+    path = spec.source
     program = native_of(spec)
     out = same_games(program, 3)
     assert (out[:, 0] == 2).all() and program.replayed == 3          # raised out of compiled code
@@ -281,11 +288,7 @@ def test_games_won_in_compiled_code_keep_their_rounds_when_a_later_game_of_the_b
     batch: the reference replays a raised game from where the batch stood at its start (now[1]),
     so the rounds of the games before it in the batch stay theirs. (Before, a raised game's rounds
     were written over those of the batch's first games.)"""
-    path = tmp_path / "sometimes.uno"
-    path.write_text("rulebook sometimes\nextends classic\nscoring {\n  winner scores others\n  rounds 3\n"
-                    "  next dealer most(each other as q where q.hand.size > 4: q.score)\n}\n")
-    spec = RunSpec(str(path), players=3, agents=("random_play",), rounds="rulebook", simulator="native")
-    program = native_of(spec)
+    program = native_of(dealer_spec(tmp_path, "sometimes", 4))
     out = same_games(program, 60)
     raised = int((out[:, 0] == 2).sum())
     assert program.replayed == raised and 5 <= raised <= 55 and (out[:, 12] > 1).any()
