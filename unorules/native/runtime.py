@@ -5,8 +5,9 @@ order. Generated modules import this one; numba compiles each function into its 
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import config, njit, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from unorules.errors import MAX_VALUE
 from .rng import GOLDEN, MIX1, MIX2
@@ -16,6 +17,8 @@ JIT = dict(cache=True, nogil=True, boundscheck=True)
 _GOLDEN, _MIX1, _MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 _UNIT = 1.0 / (1 << 53)
+_LOW53, _S53 = np.uint64((1 << 53) - 1), np.uint64(53)
+_EXACT = np.uint64((1 << 53) - (1 << 10))     # _pick: below this, no rounding reaches the next integer
 
 
 class NativeStop(Exception):
@@ -40,6 +43,45 @@ else:
         def codegen(context, builder, sig, args):
             return builder.ctlz(args[0], context.get_constant(types.boolean, False))
         return types.int64(types.int64), codegen
+
+    @intrinsic
+    def _pdep(typingctx, x, m):
+        """BMI2's parallel deposit: the low bits of x, in turn, into the set bits of m."""
+        def codegen(context, builder, sig, args):
+            word = ir.IntType(64)
+            fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(word, [word, word]))
+            return builder.call(fn, args)
+        return types.int64(types.int64, types.int64), codegen
+
+
+def _compiles_pdep() -> bool:
+    """Whether numba compiles for a CPU with BMI2 (x86-64 since 2013): the host's, or the one
+    NUMBA_CPU_NAME names (with NUMBA_CPU_FEATURES), as numba's cache keys its code."""
+    if config.DISABLE_JIT:
+        return False
+    try:
+        if config.CPU_NAME:
+            return "+bmi2" in (config.CPU_FEATURES or "").split(",")
+        import llvmlite.binding as llvm
+        return bool(llvm.get_host_cpu_features().get("bmi2"))
+    except Exception:                # an llvmlite without the query: the portable loop
+        return False
+
+
+if _compiles_pdep():
+    @njit(**JIT)
+    def n_nth_bit(m, i):
+        """The i-th lowest set bit of m (0 for the first), as a mask of one bit; 0 if m has i or
+        fewer. One instruction (pdep), where the walk it replaces was a loop of mispredicted
+        branches (perf: rlcard's pick of a play)."""
+        return _pdep(np.int64(1) << i, np.int64(m))
+else:
+    @njit(**JIT)
+    def n_nth_bit(m, i):
+        """The i-th lowest set bit of m (0 for the first), as a mask of one bit; 0 if m has i or fewer."""
+        for _ in range(i):
+            m &= m - 1
+        return m & -m
 
 
 @njit(**JIT)
@@ -70,12 +112,43 @@ def n_reseed(s, seed):
 
 
 @njit(**JIT)
-def _unit(x):
-    """The float in [0, 1) of the stream's word x (rng.SplitMix's mix, its top 53 bits)."""
+def _top53(x):
+    """The top 53 bits of the mix of the stream's word x (rng.SplitMix's mix)."""
     z = (x ^ (x >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     z = z ^ (z >> _S31)
-    return np.float64(z >> _S11) * _UNIT
+    return z >> _S11
+
+
+@njit(**JIT)
+def _unit(x):
+    """The float in [0, 1) of the stream's word x (rng.SplitMix.random: its top 53 bits)."""
+    return np.float64(_top53(x)) * _UNIT
+
+
+def _pick(a, n):
+    """int(a / 2**53 * n), as Python's floats compute it, for a below 2**53: a pick of 0..n-1."""
+    return np.int64(np.float64(a) * _UNIT * n)
+
+
+if not config.DISABLE_JIT:
+    @overload(_pick, jit_options={"nogil": True})
+    def _pick_typed(a, n):
+        """For a whole n of 1..2047, the pick in integers: a * n is exact in 64 bits, and the float
+        product rounds it to 53 bits, which moves it by at most 2**10 (n < 2**11: a drop of at most
+        11 bits, half a step of 2**11 at most, ties to even). So the integer quotient by 2**53 is
+        the float's, unless a * n lies that close below a multiple of 2**53 (about once in 2**43
+        picks), where the float product is taken. The same number either way, at a third of the
+        latency: the float conversions were the slowest chain of a turn (perf)."""
+        if isinstance(n, types.Integer):
+            def whole(a, n):
+                if 0 < n < 2048:
+                    p = a * np.uint64(n)
+                    if (p & _LOW53) < _EXACT:
+                        return np.int64(p >> _S53)
+                return np.int64(np.float64(a) * _UNIT * n)
+            return whole
+        return lambda a, n: np.int64(np.float64(a) * _UNIT * n)
 
 
 @njit(**JIT)
@@ -88,13 +161,12 @@ def n_rand(s):
 
 @njit(**JIT)
 def n_below(s, n):
-    """int(n_rand(s) * n), the stream's pick of 0..n-1 (how the generated code draws): the float
-    made an int inline. numba's int() of a float is a call of its own, not inlined in a large
-    function (perf: 7% of rlcard's time), and a helper that hands its array on to n_rand counts
-    references to it, so the word is stepped here, and only a number is handed on."""
+    """int(n_rand(s) * n), the stream's pick of 0..n-1 (how the generated code draws), computed
+    as _pick does. Its word is stepped here and only a number is handed on: a helper that hands
+    its array on counts references to it."""
     x = s[0] + _GOLDEN
     s[0] = x
-    return np.int64(_unit(x) * n)
+    return _pick(_top53(x), n)
 
 
 @njit(**JIT)
