@@ -337,7 +337,11 @@ class TurnFlow:
             self.count_decision()
             src("turn_decisions += 1")
             self.pick_turn_action()
-            with src.block("if i >= total:"):
+            # drawing is the pick past the plays; where a seat draws only when stuck, every agent's
+            # pick is below size = max(total, 1), so it draws exactly when it has no play: a test
+            # that does not wait on the pick (native code: the branch is known before the stream is)
+            stuck_only = turn["draw_only_when_stuck"] and not self.stepping
+            with src.block("if not total:" if stuck_only else "if i >= total:"):
                 self.turn_draw(turn)
             with src.block("else:"):
                 self.pick_play()
