@@ -304,6 +304,50 @@ def test_n_below_is_int_of_n_rand_times_n():
     assert a[0] == b[0]
 
 
+def test_a_pick_in_integers_is_the_float_pick_even_where_rounding_reaches_the_next_number():
+    """runtime._pick: int(a / 2**53 * n) in integers for a whole n below 2048, the float product
+    where a * n lies near a multiple of 2**53 (there the float rounds up to the next number)."""
+    import numpy as np
+    from numba import njit
+    from unorules.native.runtime import _pick
+
+    @njit
+    def picks(a, n, out):
+        for j in range(a.shape[0]):
+            out[j] = _pick(a[j], n[j])
+    rng = random.Random(11)
+    pairs = [(rng.getrandbits(53), rng.randrange(1, 2100)) for _ in range(20000)]
+    for _ in range(20000):                              # a * n just below, at and above k * 2**53
+        n = rng.randrange(2, 2048)
+        a = ((rng.randrange(1, n) << 53) + n - 1) // n + rng.randrange(-4, 3)
+        pairs.append((min(max(a, 0), (1 << 53) - 1), n))
+    pairs += [(0, 1), ((1 << 53) - 1, 1), ((1 << 53) - 1, 2047), ((1 << 53) - 1, 2048), (12345, 0), (5, -3)]
+    a = np.array([x for x, _ in pairs], np.uint64)
+    n = np.array([k for _, k in pairs], np.int64)
+    out = np.zeros(len(pairs), np.int64)
+    picks(a, n, out)
+    want = [int(x * (1.0 / (1 << 53)) * k) for x, k in pairs]
+    assert out.tolist() == want
+    rounded_up = sum(1 for (x, k), w in zip(pairs, want) if 0 < k < 2048 and w != (x * k) >> 53)
+    assert rounded_up > 0          # the cases the integers alone would get wrong were among them
+
+
+def test_the_nth_bit_of_a_mask_is_its_nth_face():
+    import numpy as np
+    from numba import njit
+    from unorules.native.runtime import n_nth_bit
+
+    @njit
+    def nth(m, i):
+        return n_nth_bit(np.int64(m), i)
+    rng = random.Random(3)
+    for _ in range(3000):
+        m = rng.getrandbits(64)
+        faces = [f for f in range(64) if m >> f & 1]
+        for i in range(len(faces)):
+            assert nth(m - (1 << 64) if m >> 63 else m, i) & ((1 << 64) - 1) == 1 << faces[i]
+
+
 def test_a_histogram_of_native_rows_counts_as_a_counter_does():
     """summarise's _counts: np.bincount for small values that are not negative, np.unique for
     the rest (negative or large scores); either way what Counter counts, as Python ints."""

@@ -90,10 +90,15 @@ def test_the_game_s_one_random_stream_is_reseeded_not_made():
         def play_game(seed, AG, row, rounds):
             t1_ = n_rng(seed)
             rnd = t1_
-            row[0] = int(n_rand(rnd) * 4)
+            arnd = t1_
+            row[0] = int(n_rand(rnd) * 4) + int(n_rand(arnd) * 2)
+            other = n_full(2, 0)
+            pair = other
     """))
     assert ("S_rng", "np.zeros(1, np.uint64)") in made
-    assert "t1_ = n_reseed(S_rng, seed)" in ast.unparse(fn)
+    text = ast.unparse(fn)                          # the names that held it read the batch's word itself
+    assert "n_reseed(S_rng, seed)" in text and "int(n_rand(S_rng) * 4) + int(n_rand(S_rng) * 2)" in text
+    assert "t1_" not in text and "rnd" not in text and "pair = other" in text
     fn, made = batch_arrays(_fn("""
         def play_game(seed, AG, row, rounds):
             for g in range(2):
@@ -188,6 +193,7 @@ def test_rlcard_s_native_game_makes_no_array_or_list_of_its_own():
     assert not [n for n in ast.walk(game) if isinstance(n, (ast.List, ast.ListComp))]
     assert "turns_per_round" not in text and "rounds[b_at + rounds_n_, 0] = turns" in text
     assert "gained" not in text.replace("gained_0_", "")
+    assert "n_hand_points_of(hc, " in text and "n_hand_points(" not in text       # a hand's points: no row view
     batch = ast.unparse(fns["play_batch"])
     assert "S_hc = np.zeros((N, NFACES), np.int64)" in batch
 
@@ -209,6 +215,18 @@ def test_play_game_is_the_batch_s_loop_called_once_and_picks_are_n_below():
     assert "b_out[b_g, 0] = outcome" in text and "b_now[1] = b_at" in text
     assert "return (b_g, b_at)" in text and "b_at += rounds_n_" in text
     assert "n_rand" not in text and text.count("n_below(") >= 4
+
+
+def test_rlcard_s_turn_knows_whether_it_draws_before_its_pick_and_picks_a_play_by_its_bit():
+    """Where a seat draws only when stuck, the turn branches on `total` (known before the stream's
+    pick: turns.py), and the walk to the picked play starts with n_nth_bit (loops.py). Both are
+    rewrites of code the generator writes: should its text change, this says that they no longer fire."""
+    game = _lowered("rlcard")["play_game"]
+    text = ast.unparse(game)
+    assert "if not total:" in text and "if i >= total:" not in text
+    picks = [n for n in ast.walk(game) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id == "n_nth_bit"]
+    assert len(picks) == 1
 
 
 def test_the_batch_s_names_are_fresh_and_a_game_of_another_shape_is_not_native():
@@ -506,3 +524,65 @@ def test_a_list_of_tuples_used_otherwise_stays_a_list(use):
             {use}
     """)
     assert ast.unparse(rows_as_stacks(fn, 8)) == ast.unparse(fn)
+
+
+PICK = """
+    def pick(legal, i):
+        while True:
+            low = legal & -legal
+            card = n_bitlen(low) - 1
+            m = {table}[card]
+            if i < m:
+                break
+            i -= m
+            legal ^= low
+        return low, card, m, i, legal
+"""
+
+
+def _nth_bit(m, i):
+    for _ in range(i):
+        m &= m - 1
+    return m & -m
+
+
+@pytest.mark.parametrize("counts", [
+    [1] * 52 + [4, 4],                       # rlcard: 52 faces of one play action, then the wilds
+    [1, 1, 1, 0, 1, 2, 1, 4, 1, 1],          # a face with none, then faces of one and of more mixed
+    [1] * 64,                                # 64 faces: the lead's mask has bit 63 (a negative word)
+    [1] * 63 + [2],
+])
+def test_a_walk_to_a_play_action_picks_a_lead_face_at_once_and_leaves_every_name_as_the_walk_did(counts):
+    """loops.option_walks_as_picks: the play action of index i, among the faces of `legal` each
+    with its count of actions, is found by one n_nth_bit where it falls among the lead faces (of
+    one action each, below the first face with another count); every name ends as the walk left it."""
+    import random
+    from unorules.native.loops import option_walks_as_picks
+    src = textwrap.dedent(PICK.format(table="NOPT"))
+    text = ast.unparse(option_walks_as_picks(ast.parse(src).body[0], {"NOPT": counts}))
+    assert "n_nth_bit(" in text and text.count("while True:") == 1       # the walk stays for the rest
+    signed = lambda v: v - (1 << 64) if v >> 63 else v                   # noqa: E731  machine words
+    helpers = {"NOPT": counts, "n_bitlen": lambda m: (m & ((1 << 64) - 1)).bit_length(),
+               "n_popcount": lambda m: bin(m & ((1 << 64) - 1)).count("1"),
+               "n_nth_bit": lambda m, i: signed(_nth_bit(m & ((1 << 64) - 1), i))}
+    before, after = dict(helpers), dict(helpers)
+    exec(compile(src, "<before>", "exec"), before)
+    exec(compile(text, "<after>", "exec"), after)
+    rng = random.Random(len(counts))
+    for _ in range(500):
+        legal = signed(rng.getrandbits(len(counts)) | 1 << rng.randrange(len(counts)))
+        actions = sum(counts[f] for f in range(len(counts)) if legal >> f & 1)
+        for i in range(actions):
+            got, want = after["pick"](legal, i), before["pick"](legal, i)
+            assert [v & ((1 << 64) - 1) for v in got] == [v & ((1 << 64) - 1) for v in want]
+
+
+@pytest.mark.parametrize("table, tables", [
+    ("NO", {"NOPT": [1] * 10}),              # a table chosen as the game runs (the call's): not the program's
+    ("NOPT", {"NOPT": [4] + [1] * 9}),       # no lead face: the first face has four actions
+    ("NOPT", {"NOPT": [1] * 65}),            # more than one word
+])
+def test_a_walk_the_pick_cannot_shorten_is_left_as_it_is(table, tables):
+    from unorules.native.loops import option_walks_as_picks
+    src = textwrap.dedent(PICK.format(table=table))
+    assert ast.unparse(option_walks_as_picks(ast.parse(src).body[0], tables)) == ast.unparse(ast.parse(src).body[0])

@@ -208,7 +208,11 @@ class ExprLowering(ast.NodeTransformer):
             if node.keywords:
                 raise NotNative(f"`{name}` with keywords")
             if name == "HAND_POINTS":
-                return _call("n_hand_points", self.visit(node.args[0]))
+                hand = node.args[0]
+                if isinstance(hand, ast.Subscript) and isinstance(hand.value, ast.Name) \
+                        and not isinstance(hand.slice, (ast.Tuple, ast.Slice)):       # a row of the grid: no view
+                    return _call("n_hand_points_of", self.visit(hand.value), self.visit(hand.slice))
+                return _call("n_hand_points", self.visit(hand))
             if name == "CHANCE_PICK":
                 weights = node.args[0]
                 if not isinstance(weights, ast.List):

@@ -66,3 +66,72 @@ def faces_as_bit_loops(fn: ast.FunctionDef) -> ast.FunctionDef:
             return head + [ast.While(test=ast.Constant(True), body=turn + step + node.body, orelse=[])]
 
     return ast.fix_missing_locations(Loops().visit(fn))
+
+
+WALK = """while True:
+    {low} = {legal} & -{legal}
+    {card} = n_bitlen({low}) - 1
+    {m} = {table}[{card}]
+    if {i} < {m}:
+        break
+    {i} -= {m}
+    {legal} ^= {low}"""
+
+
+def lead_faces(counts) -> int:
+    """The faces below the first face whose play actions are not one (a color to name, a call),
+    as a mask: each of them is one action, so the i-th action among them is the i-th face."""
+    lead = 0
+    for f, n in enumerate(counts):
+        if n != 1:
+            break
+        lead |= 1 << f
+    return lead
+
+
+def option_walks_as_picks(fn: ast.FunctionDef, tables: dict) -> ast.FunctionDef:
+    """The walk to a play action by its index (codegen's pick_play: the faces of `legal` in face
+    order, each with its table's count of actions) picks the face at once where the index falls
+    among the lead faces (lead_faces), the common case:
+
+        if i < n_popcount(legal & LEAD):
+            low = n_nth_bit(legal & LEAD, i)
+            card = n_bitlen(low) - 1
+            m = 1
+            i = 0
+            legal &= -low
+        else:
+            <the walk>
+
+    Every name ends as the walk leaves it: the face's bit, the face, its count, the index within
+    the face, and the faces below it cleared. Only for masks of one word, and a table of the
+    program's (not one chosen as the game runs)."""
+    class Walks(ast.NodeTransformer):
+        def visit_While(self, node):
+            self.generic_visit(node)
+            try:
+                low = node.body[0].targets[0].id
+                legal = node.body[0].value.left.id
+                card = node.body[1].targets[0].id
+                m, table = node.body[2].targets[0].id, node.body[2].value.value.id
+                i = node.body[3].test.left.id
+            except (AttributeError, IndexError):
+                return node
+            counts = tables.get(table)
+            walk = parse_stmts(WALK.format(low=low, legal=legal, card=card, m=m, table=table, i=i))
+            if ast.dump(ast.Module(body=[node], type_ignores=[])) != ast.dump(ast.Module(body=walk, type_ignores=[])) \
+                    or not isinstance(counts, (list, tuple)) or len(counts) > 64 \
+                    or not all(type(n) is int for n in counts):
+                return node
+            lead = lead_faces(counts)
+            if not lead:
+                return node
+            word = lead - (1 << 64) if lead >> 63 else lead          # the mask as a signed machine word
+            pick = parse_stmts(f"if {i} < n_popcount({legal} & {word}):\n"
+                               f"    {low} = n_nth_bit({legal} & {word}, {i})\n"
+                               f"    {card} = n_bitlen({low}) - 1\n"
+                               f"    {m} = 1\n    {i} = 0\n    {legal} &= -{low}")[0]
+            pick.orelse = [node]
+            return pick
+
+    return ast.fix_missing_locations(Walks().visit(fn))

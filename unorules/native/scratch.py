@@ -157,6 +157,32 @@ def _rows(fn, bound, above, params, made, grids) -> dict[str, str]:
     return rows
 
 
+def _stream_unaliased(fn: ast.FunctionDef, reseed: ast.Call, bound: dict) -> ast.FunctionDef:
+    """The names that only ever hold the game's stream (`t1_ = n_reseed(S_rng, seed)`, then `rnd =
+    t1_`, `arnd = t1_`) read S_rng itself: each name that holds an array counts a reference to it,
+    twice a game (perf: NRT_incref)."""
+    holder = next((st for st in fn.body if isinstance(st, ast.Assign) and st.value is reseed), None)
+    if holder is None or len(holder.targets) != 1 or not isinstance(holder.targets[0], ast.Name) \
+            or len(bound.get(holder.targets[0].id, ())) != 1:
+        return fn
+    temp = holder.targets[0].id
+    names = {temp} | {name for name, binds in bound.items()
+                      if binds and all(kind == "assign" and isinstance(v, ast.Name) and v.id == temp for kind, v in binds)}
+
+    class Unalias(ast.NodeTransformer):
+        def visit_Assign(self, node):
+            if node is holder:
+                return ast.Expr(value=reseed)
+            t = node.targets[0]
+            if len(node.targets) == 1 and isinstance(t, ast.Name) and t.id in names:
+                return None
+            return self.generic_visit(node)
+
+        def visit_Name(self, node):
+            return _name("S_rng") if node.id in names else node
+    return Unalias().visit(fn)
+
+
 def batch_arrays(fn: ast.FunctionDef) -> tuple[ast.FunctionDef, list[tuple[str, str]]]:
     """play_game with its per-game arrays as parameters filled in place, and its rows of those as
     indexes; and [(parameter, how play_batch allocates it)]."""
@@ -189,6 +215,7 @@ def batch_arrays(fn: ast.FunctionDef) -> tuple[ast.FunctionDef, list[tuple[str, 
         seeded[0].func.id = "n_reseed"
         seeded[0].args.insert(0, _name("S_rng"))
         extra.append(("S_rng", "np.zeros(1, np.uint64)"))
+        fn = _stream_unaliased(fn, seeded[0], bound)
     if not made and not extra:
         return fn, []
     fn = _Fill(made).visit(fn)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from .batch import games_loop
-from .loops import faces_as_bit_loops
+from .loops import faces_as_bit_loops, option_walks_as_picks
 from .lower import ROW_FIELDS, Lowering
 from .scratch import batch_arrays, copies_as_calls, picks_as_below, ranges_as_arrays
 from .rows import rows_as_stacks
@@ -18,10 +18,10 @@ from .wide import HELPERS as WIDE_HELPERS, widen_masks, words_of
 RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_below", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
            "n_full", "n_full2", "n_copy1", "n_copy_row", "n_sort", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
            "n_stack_of", "n_stack_load", "n_cell", "n_pushed", "n_popped", "n_stack_pop", "n_stack_has", "n_stack_remove", "n_stack_pop_at", "n_stack_copy", "n_stack_prepend",
-           "n_stack_set1", "n_stack_under_top", "n_rows_new", "n_rows_sort") + WIDE_HELPERS
+           "n_stack_set1", "n_stack_under_top", "n_rows_new", "n_rows_sort", "n_nth_bit") + WIDE_HELPERS
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
             "Exception", "np"}
-MADE_HERE = {"n_hand_points", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
+MADE_HERE = {"n_hand_points", "n_hand_points_of", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
 ROW = len(ROW_FIELDS)           # then the scores, then who sits at each seat
 
 
@@ -34,6 +34,8 @@ def module_source(program, players: int) -> str:
     fns[-1] = lists_as_stacks(fns[-1], len(ns["DECK"]) + 4 * players + 8)
     fns[-1] = rows_as_stacks(fns[-1], 8 * len(ns["DECK"]) + 8)          # options: a face's colors, called or not
     fns[-1] = widen_masks(fns[-1], {k: v for k, v in ns.items() if k.isupper()}, ns["NFACES"])
+    if words == 1:
+        fns[-1] = option_walks_as_picks(fns[-1], ns)
     fns[-1], scratch = batch_arrays(fns[-1])              # play_game's arrays, made once per batch
     arrays = {k for k, v in ns.items() if k.isupper() and isinstance(v, (list, tuple))}
     fns = [ranges_as_arrays(faces_as_bit_loops(picks_as_below(copies_as_calls(f, arrays)))) for f in fns]
@@ -66,6 +68,8 @@ def module_source(program, players: int) -> str:
     lines += ["", "",
               "@njit(**JIT)", "def n_hand_points(h):", "    t = 0", "    for f in range(NFACES):",
               "        t += POINTS[f] * h[f]", "    return t", "", "",
+              "@njit(**JIT)", "def n_hand_points_of(g, q):", "    t = 0", "    for f in range(NFACES):",
+              "        t += POINTS[f] * g[q, f]", "    return t", "", "",
               "@njit(**JIT)", "def n_seat(q):", "    if q < 0 or q >= N:", "        raise NativeStop()", "    return q"]
     for f in fns:
         lines += ["", "", "@njit(**JIT)", ast.unparse(f)]
