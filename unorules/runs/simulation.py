@@ -136,6 +136,7 @@ _PROGRAMS: dict = {}       # per process: (game, agents) -> the generated simula
 # auto's threshold: past a cold compile's break-even (9-63 s) for most rulebooks (docs/performance.md)
 NATIVE_FROM = 50_000
 NATIVE_CHUNK = 20_000      # native workers' chunks: a chunk's games cost microseconds each
+NATIVE_BATCH = 50_000      # native games played and summarised at once (numpy's per-call costs: 10,000 a batch cost 5%)
 
 
 def native_program(game: Game, spec: RunSpec):
@@ -235,7 +236,7 @@ def run_range(spec: RunSpec, start: int, stop: int, events_path: str | None = No
     if out is not None:
         out.write(json.dumps(header(spec, game, program)) + "\n")
     if program is not None and program.representation == "native" and out is None and on_game is None:
-        step = max(1, min(10_000, stop - start))
+        step = max(1, min(NATIVE_BATCH, stop - start))
         for a in range(start, stop, step):
             b = min(stop, a + step)
             program.summarise(summary, game_seeds(spec.seed, a, b), names)
