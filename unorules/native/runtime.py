@@ -159,11 +159,12 @@ def n_rand(s):
     return _unit(x)
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def n_below(s, n):
     """int(n_rand(s) * n), the stream's pick of 0..n-1 (how the generated code draws), computed
     as _pick does. Its word is stepped here and only a number is handed on: a helper that hands
-    its array on counts references to it."""
+    its array on counts references to it. Inlined by numba itself: LLVM left this one a call at
+    rlcard's dozen sites (perf: 8% of its time in the call)."""
     x = s[0] + _GOLDEN
     s[0] = x
     return _pick(_top53(x), n)
