@@ -348,6 +348,17 @@ def test_the_nth_bit_of_a_mask_is_its_nth_face():
             assert nth(m - (1 << 64) if m >> 63 else m, i) & ((1 << 64) - 1) == 1 << faces[i]
 
 
+def test_where_numba_compiles_for_a_cpu_without_bmi2_the_nth_bit_is_a_loop(tmp_path):
+    """NUMBA_CPU_NAME=generic (a portable cache): no pdep is declared, and the loop answers the same."""
+    code = ("import numpy as np\nfrom numba import njit\nfrom unorules.native import runtime as R\n"
+            "f = njit(lambda m, i: R.n_nth_bit(m, i))\n"
+            "print(R._compiles_pdep(), [int(f(np.int64(0b1011001), i)) for i in range(4)])")
+    env = dict(os.environ, NUMBA_CPU_NAME="generic", NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "[1,", "8,", "16,", "64]"]
+
+
 def test_a_histogram_of_native_rows_counts_as_a_counter_does():
     """summarise's _counts: np.bincount for small values that are not negative, np.unique for
     the rest (negative or large scores); either way what Counter counts, as Python ints."""
