@@ -208,11 +208,11 @@ class ExprLowering(ast.NodeTransformer):
             if node.keywords:
                 raise NotNative(f"`{name}` with keywords")
             if name == "HAND_POINTS":
-                hand = node.args[0]
-                if isinstance(hand, ast.Subscript) and isinstance(hand.value, ast.Name) \
-                        and not isinstance(hand.slice, (ast.Tuple, ast.Slice)):       # a row of the grid: no view
-                    return _call("n_hand_points_of", self.visit(hand.value), self.visit(hand.slice))
-                return _call("n_hand_points", self.visit(hand))
+                hand = node.args[0]                  # generator.hand_points: HAND_POINTS(hc[p], hm[p])
+                if not (isinstance(hand, ast.Subscript) and isinstance(hand.value, ast.Name)
+                        and not isinstance(hand.slice, (ast.Tuple, ast.Slice))):
+                    raise NotNative("the points of a hand that is not a row of the hands' grid")
+                return _call("n_hand_points_of", self.visit(hand.value), self.visit(hand.slice))   # no row view
             if name == "CHANCE_PICK":
                 weights = node.args[0]
                 if not isinstance(weights, ast.List):

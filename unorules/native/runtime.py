@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import config, njit, types
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic, overload, register_jitable
 
 from unorules.errors import MAX_VALUE
 from .rng import GOLDEN, MIX1, MIX2
@@ -126,9 +126,15 @@ def _unit(x):
     return np.float64(_top53(x)) * _UNIT
 
 
-def _pick(a, n):
+@register_jitable
+def _float_pick(a, n):
     """int(a / 2**53 * n), as Python's floats compute it, for a below 2**53: a pick of 0..n-1."""
     return np.int64(np.float64(a) * _UNIT * n)
+
+
+def _pick(a, n):
+    """_float_pick's number; compiled, in integers where that is the same number (_pick_typed)."""
+    return _float_pick(a, n)
 
 
 if not config.DISABLE_JIT:
@@ -146,9 +152,9 @@ if not config.DISABLE_JIT:
                     p = a * np.uint64(n)
                     if (p & _LOW53) < _EXACT:
                         return np.int64(p >> _S53)
-                return np.int64(np.float64(a) * _UNIT * n)
+                return _float_pick(a, n)
             return whole
-        return lambda a, n: np.int64(np.float64(a) * _UNIT * n)
+        return lambda a, n: _float_pick(a, n)
 
 
 @njit(**JIT)

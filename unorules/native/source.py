@@ -21,7 +21,7 @@ RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_below", "n_rng", "n_reseed"
            "n_stack_set1", "n_stack_under_top", "n_rows_new", "n_rows_sort", "n_nth_bit") + WIDE_HELPERS
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
             "Exception", "np"}
-MADE_HERE = {"n_hand_points", "n_hand_points_of", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
+MADE_HERE = {"n_hand_points_of", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
 ROW = len(ROW_FIELDS)           # then the scores, then who sits at each seat
 
 
@@ -66,8 +66,6 @@ def module_source(program, players: int) -> str:
              f"from unorules.native.runtime import {', '.join(RUNTIME)}", ""]
     lines += [emit(name, value, words) for name, value in consts.items()]
     lines += ["", "",
-              "@njit(**JIT)", "def n_hand_points(h):", "    t = 0", "    for f in range(NFACES):",
-              "        t += POINTS[f] * h[f]", "    return t", "", "",
               "@njit(**JIT)", "def n_hand_points_of(g, q):", "    t = 0", "    for f in range(NFACES):",
               "        t += POINTS[f] * g[q, f]", "    return t", "", "",
               "@njit(**JIT)", "def n_seat(q):", "    if q < 0 or q >= N:", "        raise NativeStop()", "    return q"]
