@@ -28,7 +28,7 @@ def test_an_array_no_other_name_sees_is_made_once_per_batch_and_filled_in_place(
             row[0] = hm[0] + n_hand_points(hm)
     """))
     text = ast.unparse(fn)
-    assert dict(made) == {"S_hm": "np.zeros(N, np.int64)", "S_pile": "np.zeros(108 + 1, np.int64)"}
+    assert dict(made) == {"hm": "np.zeros(N, np.int64)", "pile": "np.zeros(108 + 1, np.int64)"}
     assert "n_full" not in text and "n_stack_of" not in text
     assert text.count("hm[:] = 0") == 2                     # filled at each place it was made
     assert "S_" not in text and "hm = " not in text and "pile = " not in text      # and never bound anew:
@@ -64,7 +64,7 @@ def test_rows_of_a_grid_only_indexed_become_row_numbers():
             row[1] = n_hand_points(hc[q])
     """))
     text = ast.unparse(fn)
-    assert ("S_hc", "np.zeros((N, NFACES), np.int64)") in made
+    assert ("hc", "np.zeros((N, NFACES), np.int64)") in made
     assert "hand = p" in text and "hc[hand, c] -= 1" in text and "if not hc[hand, c]" in text
     assert "for h in range(hc.shape[0])" in text and "hc[h, :] = 0" in text
 
@@ -194,8 +194,10 @@ def test_rlcard_s_native_game_makes_no_array_or_list_of_its_own():
     assert "turns_per_round" not in text and "rounds[b_at + rounds_n_, 0] = turns" in text
     assert "gained" not in text.replace("gained_0_", "")
     assert "n_hand_points_of(hc, " in text and "n_hand_points(" not in text       # a hand's points: no row view
-    batch = ast.unparse(fns["play_batch"])
-    assert "S_hc = np.zeros((N, NFACES), np.int64)" in batch
+    made = [ast.unparse(st) for st in game.body[:-2]]      # before the games' loop: once per batch
+    assert "hc = np.zeros((N, NFACES), np.int64)" in made and "S_rng = np.zeros(1, np.uint64)" in made
+    assert not {"hc", "S_rng"} & {a.arg for a in game.args.args}      # made here: shapes LLVM knows
+    assert "play_game(seeds, AG, ag, out, rounds, starts, at, now)" in ast.unparse(fns["play_batch"])
 
 
 def test_play_game_is_the_batch_s_loop_called_once_and_picks_are_n_below():
@@ -209,7 +211,9 @@ def test_play_game_is_the_batch_s_loop_called_once_and_picks_are_n_below():
     assert len(calls) == 1 and not [n for n in ast.walk(batch) if isinstance(n, (ast.For, ast.While))]
     assert [a.arg for a in game.args.args][:8] == ["b_seeds", "b_codes", "AG", "b_out", "rounds", "b_starts",
                                                    "b_at", "b_now"]
-    assert isinstance(game.body[0], ast.For) and ast.unparse(game.body[0].iter) == "range(b_seeds.shape[0])"
+    loop, ret = game.body[-2:]                  # after the arrays it makes once per batch
+    assert isinstance(loop, ast.For) and ast.unparse(loop.iter) == "range(b_seeds.shape[0])"
+    assert all(isinstance(st, ast.Assign) for st in game.body[:-2])
     text = ast.unparse(game)
     assert "row" not in {n.id for n in ast.walk(game) if isinstance(n, ast.Name)}
     assert "b_out[b_g, 0] = outcome" in text and "b_now[1] = b_at" in text
@@ -361,7 +365,7 @@ def test_hot_death_s_native_module_holds_its_masks_in_two_words():
     from unorules.native.source import module_source
     game = unorules.Game("hot_death", players=4)
     src = module_source(Program(game, ("greedy",) * 4, "counted", rng=SplitMix), 4)
-    assert "S_hm = np.zeros((N, 2), np.int64)" in src
+    assert "    hm = np.zeros((N, 2), np.int64)" in src
     reads = re.findall(r"\bhm\[([^\]]*)\]", src)
     assert reads and all(r.endswith((", 0", ", 1")) or r == ":" for r in reads)      # a word of a cell, always
     assert "n_wneg(" in src and "n_wbitlen(" in src and "n_bitlen(low)" not in src

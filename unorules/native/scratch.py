@@ -4,7 +4,8 @@ piles were stacks):
 
 - **Arrays made once per batch.** A local array made by an allocator (`n_full`, `n_full2`,
   `n_stack_of`, `n_stack_new`) with a shape of numbers and module constants becomes a parameter of
-  `play_game` of the same name, allocated by `play_batch` once (as `S_name`), and filled in place
+  `play_game` of the same name, allocated once per batch (source.py: at the top of the batch's
+  loop, where its shape is a constant to LLVM), and filled in place
   where the game made it: the same values, no malloc and free per game and per round. The name is
   never bound anew: a name bound in a branch is a phi node to numba, and each one counts
   references to its array (perf: 58% of official's native time, where a played card could
@@ -185,7 +186,7 @@ def _stream_unaliased(fn: ast.FunctionDef, reseed: ast.Call, bound: dict) -> ast
 
 def batch_arrays(fn: ast.FunctionDef) -> tuple[ast.FunctionDef, list[tuple[str, str]]]:
     """play_game with its per-game arrays as parameters filled in place, and its rows of those as
-    indexes; and [(parameter, how play_batch allocates it)]."""
+    indexes; and [(parameter, how it is allocated once per batch)]."""
     params = {a.arg for a in fn.args.args}
     above = parents(fn)
     bound = bindings(fn)
@@ -221,7 +222,7 @@ def batch_arrays(fn: ast.FunctionDef) -> tuple[ast.FunctionDef, list[tuple[str, 
     fn = _Fill(made).visit(fn)
     fn = _Rows(rows).visit(fn)
     fn.args.args += [ast.arg(arg=name) for name in made] + [ast.arg(arg=name) for name, _ in extra]
-    return ast.fix_missing_locations(fn), [(f"S_{name}", made[name][1]) for name in made] + extra
+    return ast.fix_missing_locations(fn), [(name, made[name][1]) for name in made] + extra
 
 
 def copies_as_calls(fn: ast.FunctionDef, arrays: set[str]) -> ast.FunctionDef:

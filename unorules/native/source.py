@@ -12,6 +12,7 @@ from .lower import ROW_FIELDS, Lowering
 from .scratch import batch_arrays, copies_as_calls, picks_as_below, ranges_as_arrays
 from .rows import rows_as_stacks
 from .stacks import as_stacks, lists_as_stacks
+from .syntax import parse_stmts
 from .tables import NotNative, emit, seat_tables
 from .wide import HELPERS as WIDE_HELPERS, widen_masks, words_of
 
@@ -40,13 +41,14 @@ def module_source(program, players: int) -> str:
     arrays = {k for k, v in ns.items() if k.isupper() and isinstance(v, (list, tuple))}
     fns = [ranges_as_arrays(faces_as_bit_loops(picks_as_below(copies_as_calls(f, arrays)))) for f in fns]
     fns[-1] = games_loop(fns[-1])                          # the batch's loop, in play_game (batch.py)
+    fns[-1] = _arrays_made_first(fns[-1], scratch)
     stores, loads = set(), set()
     for f in fns:
         stores |= {a.arg for a in f.args.args}
         for node in ast.walk(f):
             if isinstance(node, ast.Name):
                 (stores if isinstance(node.ctx, ast.Store) else loads).add(node.id)
-    for _, made in scratch:                                # the shapes play_batch allocates with
+    for _, made in scratch:                                # the shapes play_game allocates with
         loads |= {n.id for n in ast.walk(ast.parse(made)) if isinstance(n, ast.Name)} - {"np"}
     wanted = sorted(loads - stores - set(RUNTIME) - BUILTINS - (MADE_HERE - {"CYCLE", "CYCLE_END"}))
     seats = seat_tables(ns["OTHERS"], players)
@@ -78,7 +80,17 @@ def module_source(program, players: int) -> str:
               '    now[0] is the game being played and now[1] where its rounds begin, should one raise',
               '    (an error, a stall): the games before it in the batch are written."""',
               "    ag = AG.copy()"]
-    lines += [f"    {name} = {allocation}" for name, allocation in scratch]      # once per batch
-    args = ", ".join(["seeds", "AG", "ag", "out", "rounds", "starts", "at", "now"] + [name for name, _ in scratch])
-    lines += [f"    return play_game({args})", ""]
+    lines += ["    return play_game(seeds, AG, ag, out, rounds, starts, at, now)", ""]
     return "\n".join(lines)
+
+
+def _arrays_made_first(fn: ast.FunctionDef, scratch: list[tuple[str, str]]) -> ast.FunctionDef:
+    """The batch's loop with the arrays batch_arrays made its parameters allocated at its top
+    instead, once per batch as before. Made in the function that uses them, their shapes are
+    constants to LLVM: a bounds check compares with a number, where a parameter's shape had to be
+    kept in a register or on the stack (rlcard: play_game's stack references 1,289 -> 757 in its
+    machine code, +3% games/s)."""
+    names = {name for name, _ in scratch}
+    fn.args.args = [a for a in fn.args.args if a.arg not in names]
+    fn.body = parse_stmts("".join(f"{name} = {allocation}\n" for name, allocation in scratch)) + fn.body
+    return ast.fix_missing_locations(fn)
