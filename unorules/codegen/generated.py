@@ -20,6 +20,7 @@ from unorules.engine.types import MAX_TRIGGER_DEPTH, NO_COLOR, TERMINAL
 from unorules.engine.types import DRAW, KEEP
 from unorules.errors import MAX_VALUE, RULE_FAILURES, RuleRuntimeError, bounded
 from .generator import EXTERNAL, generate, option_groups
+from .options import ruled_faces
 
 AGENT_CODES = {"random": 0, "random_play": 1, "greedy": 2}     # the seats' agents, as generated code knows them
 # (an external seat, whose choices are made outside the code, has none: steps.py)
@@ -345,7 +346,8 @@ def tables(game, program, counted: bool = False) -> dict:
             "NO_FACES": [0] * len(faces), "FACES_IN": faces_in, "COLOR_IDS": range(-1, len(colors)),
             "HAND_POINTS": hand_points(points), "NCOLOR_SLOTS": len(colors) + 1,
             "SUM_MASK": lambda faces_: sum(1 << f for f in faces_),
-            "RULED_FACES": sum(1 << f for f in faces if cmask[f] == MATCH_RULE),
+            # per kind whose faces a rule of its own judges (PlayOptions.ruled_faces): those faces
+            "RULED_MASKS": [sum(1 << f for f in fs) for _, fs in ruled_faces(game)],
             # per group j of faces with as many play actions each: the faces, without and with the call
             "NOPT_MASKS": [m for _, m in option_groups(opts)], "NOPT_MASKS_CALL": [m for _, m in option_groups(opts_call)],
             # by current color and top kind: the faces whose match mask shares a bit with the target

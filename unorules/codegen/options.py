@@ -4,7 +4,18 @@ and the play an index picks (generator.py's Generator mixes this in), with the e
 semantics (turns.py); with hands counted per face, the options are a mask of faces."""
 from __future__ import annotations
 
+from unorules.engine.table import MATCH_RULE
+
 from .expressions import literal
+
+
+def ruled_faces(game) -> list[tuple]:
+    """[(kind, its faces)] of the kinds whose faces a rule of their own judges (play_options'
+    MATCH_RULE), in kind order, each kind's faces ascending: the table RULED_MASKS holds their masks."""
+    r, mask = game.rules, game.face_mask
+    faces = {k.id: [f for f, (_, kind) in enumerate(r.faces) if kind == k.id and mask[f] == MATCH_RULE]
+             for k in r.kinds}
+    return [(k, faces[k.id]) for k in r.kinds if faces[k.id]]
 
 
 class PlayOptions:
@@ -96,13 +107,8 @@ class PlayOptions:
         counted per group of faces with as many actions each (NOPT_MASKS)."""
         src = self.src
         src("legal = hm[p] & FACES_TO[color + 1][CKIND[discard[-1]]]")
-        if self.ruled_kinds():
-            src("ruled = legal & RULED_FACES")
-            with src.block("while ruled:"):
-                src("low = ruled & -ruled")
-                src("ruled ^= low")
-                src("c = low.bit_length() - 1")
-                self.judge_rules(("legal ^= low", "continue"))
+        for j, (kind, faces) in enumerate(ruled_faces(self.game)):
+            self.judge_faces(j, kind, faces)
 
         def total(table, groups):
             return "total = " + (" + ".join(f"(legal & {table}[{literal(j)}]).bit_count()" + (
@@ -117,6 +123,47 @@ class PlayOptions:
                 src(total("NOPT_MASKS", plain))
         else:
             src(total("NOPT_MASKS", plain))
+
+    def judge_faces(self, j: int, kind, faces: list[int]):
+        """The held and candidate faces of one kind with a rule of its own (RULED_MASKS[j]), each
+        judged as play_options judges it: the kind is known here, so its rule is written without
+        a test of the kind, and a kind of one face without a loop over the mask."""
+        src = self.src
+        if len(faces) == 1:
+            with src.block(f"if legal & RULED_MASKS[{literal(j)}]:"):
+                src(f"c = {literal(faces[0])}")
+                self.judge_kind(kind, f"legal ^= RULED_MASKS[{literal(j)}]")
+            return
+        src(f"ruled = legal & RULED_MASKS[{literal(j)}]")
+        with src.block("while ruled:"):
+            src("low = ruled & -ruled")
+            src("ruled ^= low")
+            src("c = low.bit_length() - 1")
+            self.judge_kind(kind, "legal ^= low")
+
+    def judge_kind(self, kind, refuse: str):
+        """Card `c`, of this kind: `refuse` runs once if its `playable when` (and `legal when`,
+        unless challenged) do not allow it or, not wild, it does not match; the tests in that
+        order, none after the first that refuses (judge_rules' order)."""
+        src, r = self.src, self.rules
+        src(f"k = {literal(kind.id)}")
+        scope = {"me": "p", "@who": "p", "card": "c"}
+        ir_card = r.ir["cards"][kind.id]
+        tests = []
+        if kind.playable is not None:
+            tests.append(ir_card["playable_when"])
+        if kind.legal is not None and kind.challenge is None:
+            tests.append(ir_card["legal_when"])
+        first = True
+        for e in tests:
+            with src.from_rule(self.where(e)):
+                with src.block(f"{'if' if first else 'elif'} not {self.x.expr(e, scope)}:"):
+                    src(refuse)
+            first = False
+        if not r.wild_kind[kind.id]:
+            with src.block(f"{'if' if first else 'elif'} not (CCOLOR[c] == color or "
+                           f"MATCHK[k] == MATCHK[CKIND[discard[-1]]]):"):
+                src(refuse)
 
     @property
     def no(self):

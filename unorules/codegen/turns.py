@@ -18,7 +18,7 @@ HOT_TABLES = ("CCOLOR", "CKIND", "CMASK", "FACES", "NOPT", "VCOLOR", "COLOR_BIT"
               "OTHERS", "MATCH_ANY", "MATCH_RULE", "NO_COLOR", "N", "TARGET", "HAS_PLAY", "POINTS", "ATTACKS", "GREEDY",
               "RANDOM_PLAY")
 STEPPED_HOT_TABLES = ("PID", "DRAW_ID")      # and these, where the code stops at each decision
-COUNTED_HOT_TABLES = ("BIT", "FACES_TO", "HELD", "RULED_FACES", "NOPT_MASKS", "NOPT_MASKS_CALL")    # and these, with hands counted
+COUNTED_HOT_TABLES = ("BIT", "FACES_TO", "HELD", "RULED_MASKS", "NOPT_MASKS", "NOPT_MASKS_CALL")    # and these, with hands counted
 
 
 # the locals of a position between two turns that play_from starts from, in order (playouts.py)
