@@ -758,3 +758,62 @@ def test_the_shipped_custom_cards_the_generator_leaves_name_a_reason(module):
     from unorules.codegen.generator import coverage
     reason = coverage(make_game(RunSpec("official", with_=(module,), players=4)), ("random",) * 4)
     assert reason in {r for _, r in LEFT_TO_THE_ENGINE}
+
+
+RULED_KINDS = """rulebook ruled "Kinds judged by rules of their own: several faces, one face, wild or not"
+players 2..6
+colors COLORS
+card 0..9 {
+  number
+  points card.rank
+  playable when card.rank != 7 or me.hand.size > 3
+}
+card skip {
+  action
+  points 20
+  legal when me.hand.size < 9
+  playable when top.kind != skip
+  on play: next lose turn
+}
+card wild {
+  wild
+  points 50
+  on play: choose color
+}
+card wild_draw_four {
+  wild
+  points 50
+  playable when not me.hand.any(card.kind != wild_draw_four and (card.wild or card.color == current_color))
+  on play:
+    choose color
+    attack next penalty 4 { draw penalty; lose turn }
+}
+deck {
+  per color: 2 × 0, 2 × 1..9, 2 × skip
+  4 × wild
+  2 × wild_draw_four
+}
+setup { hand 7 }
+turn { draw only when stuck }
+scoring { single round }
+"""
+
+
+@pytest.mark.parametrize("colors, loops, ifs", [("red green blue yellow", 11, 1), ("red", 0, 12)])
+@pytest.mark.parametrize("agents", [("random",), ("greedy", "random_play")])
+def test_kinds_judged_by_rules_of_their_own_are_judged_face_by_face_with_the_kind_known(colors, loops, ifs, agents,
+                                                                                        tmp_path):
+    """Counted hands judge each such kind's held faces with its kind written in (RULED_MASKS): a
+    kind of several faces in a loop over its mask, a kind of one face (the wild_draw_four; with
+    one color, every kind) without one; the tests in the kind's order, the first refusal the last,
+    a wild's match not asked. The engine's games and the reference's, game for game."""
+    path = tmp_path / "ruled.uno"
+    path.write_text(RULED_KINDS.replace("COLORS", colors), encoding="utf-8")
+    spec = RunSpec(str(path), players=3, seed=5, agents=agents, rounds="single")
+    src = Program(make_game(spec), tuple(seat_agents(spec)), "counted").source
+    options = src.split("legal = hm[p] & FACES_TO")[1].split("total =")[0]
+    assert options.count("ruled = legal & RULED_MASKS[") == loops
+    assert options.count("if legal & RULED_MASKS[") == ifs
+    assert "k = CKIND[c]" not in options and "WILD[" not in options      # the kind is known where it is judged
+    assert options.count("elif not (CCOLOR[c] == color") == loops + ifs - 1     # but the wild's
+    same_games(spec, games=40)
