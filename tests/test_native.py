@@ -372,6 +372,21 @@ def test_a_histogram_of_native_rows_counts_as_a_counter_does():
         assert all(type(k) is int and type(v) is int for k, v in got.items())
 
 
+def test_a_batch_s_rows_become_columns_and_sums_in_one_compiled_pass():
+    """columns.py: what numpy's transposed copy and sums give, for batches of any size (none
+    included) and negative fields; columns of another shape are refused, not written past."""
+    import numpy as np
+    from unorules.native.columns import columns_of
+    rng = np.random.default_rng(3)
+    for games, fields in ((0, 21), (1, 5), (7, 21), (50_001, 25)):
+        rows = rng.integers(-10 ** 12, 10 ** 12, size=(games, fields), dtype=np.int64)
+        columns, sums = np.full((fields, games), 99, np.int64), np.full(fields, 99, np.int64)
+        columns_of(rows, columns, sums)
+        assert (columns == rows.T).all() and (sums == rows.sum(axis=0)).all()
+    with pytest.raises(ValueError):
+        columns_of(np.zeros((3, 4), np.int64), np.zeros((4, 2), np.int64), np.zeros(4, np.int64))
+
+
 def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it():
     """killer sorts a hand's reaction options (tuples): numba's own sort of a list of tuples cost
     about 5 s of a cold compile. n_sort (a list that stays a list) and n_rows_sort (the options

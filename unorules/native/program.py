@@ -210,17 +210,29 @@ class NativeProgram:
         """One game as a GameRecord (the Python reference plays it: the very game native code plays)."""
         return self.reference.play(seed, names, log=log)
 
+    def _columns(self, n: int):
+        """A C-contiguous (fields, n) array and the fields' sums, in memory kept from chunk to
+        chunk as _buffers keeps its own."""
+        np = self.np
+        fields = ROW + 2 * self.game.players
+        kept = getattr(self, "_kept_columns", None)
+        if kept is None or kept[0].shape[0] < fields * n:
+            kept = self._kept_columns = (np.zeros(fields * n, np.int64), np.zeros(fields, np.int64))
+        return kept[0][:fields * n].reshape(fields, n), kept[1]
+
     def summarise(self, summary, seeds, names: list[str]):
         """Add the games of these seeds to a stats.Summary, as Summary.add_game would one by one:
-        the rows turned into columns once (compiled code writes a row per game, which is faster
-        there; numpy reads a field fastest with its games side by side: summarise's time halved),
-        summed in one pass, and the histograms counted by np.bincount (_counts)."""
+        the rows turned into columns and summed in one compiled pass (columns.py: compiled code
+        writes a row per game, which is faster there; numpy reads a field fastest with its games
+        side by side), and the histograms counted by np.bincount (_counts)."""
         np = self.np
+        from .columns import columns_of
         out, rounds, starts, errors = self._play(seeds, reuse=True)
         players = self.game.players
         n = len(seeds)
-        columns = np.ascontiguousarray(out.T)     # each field's games side by side: read in one pass each,
-        totals = [int(v) for v in columns[:ROW].sum(axis=1)]     # not strided across every row for every field
+        columns, sums = self._columns(n)            # each field's games side by side, and its sum
+        columns_of(out, columns, sums)
+        totals = [int(v) for v in sums[:ROW]]
         outcome, winner, nrounds = columns[0], columns[1], columns[12]
         scores, seats = columns[ROW:ROW + players].T, columns[ROW + players:ROW + 2 * players].T
         summary.games += n
