@@ -74,20 +74,22 @@ class PlayOptions:
     def ruled_kinds(self):
         return [k for k in self.rules.kinds if not self.rules.plain_match[k.id]]
 
+    def kind_tests(self, kind) -> list:
+        """The rules that judge a card of this kind: its `playable when`, then its `legal when`
+        unless a challenge judges that."""
+        ir_card = self.rules.ir["cards"][kind.id]
+        return ([ir_card["playable_when"]] if kind.playable is not None else []) + (
+            [ir_card["legal_when"]] if kind.legal is not None and kind.challenge is None else [])
+
     def judge_rules(self, refuse: tuple):
         """Card `c`, of a kind with a rule of its own: the statements `refuse` run unless its
         kind's `playable when` (and `legal when`, unless challenged) allow it and it matches."""
-        src, r = self.src, self.rules
+        src = self.src
         src("k = CKIND[c]")
         scope = {"me": "p", "@who": "p", "card": "c"}
         first = True
         for kind in self.ruled_kinds():
-            ir_card = r.ir["cards"][kind.id]
-            tests = []
-            if kind.playable is not None:
-                tests.append(ir_card["playable_when"])
-            if kind.legal is not None and kind.challenge is None:
-                tests.append(ir_card["legal_when"])
+            tests = self.kind_tests(kind)
             if not tests:
                 continue
             with src.block(f"{'if' if first else 'elif'} k == {literal(kind.id)}:"):
@@ -145,22 +147,16 @@ class PlayOptions:
         """Card `c`, of this kind: `refuse` runs once if its `playable when` (and `legal when`,
         unless challenged) do not allow it or, not wild, it does not match; the tests in that
         order, none after the first that refuses (judge_rules' order)."""
-        src, r = self.src, self.rules
+        src = self.src
         src(f"k = {literal(kind.id)}")
         scope = {"me": "p", "@who": "p", "card": "c"}
-        ir_card = r.ir["cards"][kind.id]
-        tests = []
-        if kind.playable is not None:
-            tests.append(ir_card["playable_when"])
-        if kind.legal is not None and kind.challenge is None:
-            tests.append(ir_card["legal_when"])
         first = True
-        for e in tests:
+        for e in self.kind_tests(kind):
             with src.from_rule(self.where(e)):
                 with src.block(f"{'if' if first else 'elif'} not {self.x.expr(e, scope)}:"):
                     src(refuse)
             first = False
-        if not r.wild_kind[kind.id]:
+        if not self.rules.wild_kind[kind.id]:
             with src.block(f"{'if' if first else 'elif'} not (CCOLOR[c] == color or "
                            f"MATCHK[k] == MATCHK[CKIND[discard[-1]]]):"):
                 src(refuse)
