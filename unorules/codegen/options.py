@@ -8,14 +8,18 @@ from unorules.engine.table import MATCH_RULE
 
 from .expressions import literal
 
+# a card `c` of kind `k` that is not wild matches the current color or the top card's kind
+MATCHES = "CCOLOR[c] == color or MATCHK[k] == MATCHK[CKIND[discard[-1]]]"
+
 
 def ruled_faces(game) -> list[tuple]:
     """[(kind, its faces)] of the kinds whose faces a rule of their own judges (play_options'
     MATCH_RULE), in kind order, each kind's faces ascending: the table RULED_MASKS holds their masks."""
-    r, mask = game.rules, game.face_mask
-    faces = {k.id: [f for f, (_, kind) in enumerate(r.faces) if kind == k.id and mask[f] == MATCH_RULE]
-             for k in r.kinds}
-    return [(k, faces[k.id]) for k in r.kinds if faces[k.id]]
+    faces: dict[int, list[int]] = {}
+    for f, (_, kind) in enumerate(game.rules.faces):
+        if game.face_mask[f] == MATCH_RULE:
+            faces.setdefault(kind, []).append(f)
+    return [(k, faces[k.id]) for k in game.rules.kinds if k.id in faces]
 
 
 class PlayOptions:
@@ -99,7 +103,7 @@ class PlayOptions:
                         with src.block(f"if not {self.x.expr(e, scope)}:"):
                             for line in refuse:
                                 src(line)
-        with src.block("if not WILD[k] and not (CCOLOR[c] == color or MATCHK[k] == MATCHK[CKIND[discard[-1]]]):"):
+        with src.block(f"if not WILD[k] and not ({MATCHES}):"):
             for line in refuse:
                 src(line)
 
@@ -157,8 +161,7 @@ class PlayOptions:
                     src(refuse)
             first = False
         if not self.rules.wild_kind[kind.id]:
-            with src.block(f"{'if' if first else 'elif'} not (CCOLOR[c] == color or "
-                           f"MATCHK[k] == MATCHK[CKIND[discard[-1]]]):"):
+            with src.block(f"{'if' if first else 'elif'} not ({MATCHES}):"):
                 src(refuse)
 
     @property
