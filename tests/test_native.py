@@ -359,32 +359,72 @@ def test_where_numba_compiles_for_a_cpu_without_bmi2_the_nth_bit_is_a_loop(tmp_p
     assert done.stdout.split() == ["False", "[1,", "8,", "16,", "64]"]
 
 
-def test_a_histogram_of_native_rows_counts_as_a_counter_does():
-    """summarise's _counts: np.bincount for small values that are not negative, np.unique for
-    the rest (negative or large scores); either way what Counter counts, as Python ints."""
-    np = pytest.importorskip("numpy")
-    from unorules.native.program import _counts
-    rng = random.Random(5)
-    for values in ([], [0], [3, 3, 1], [-2, 5, -2], [10 ** 9, 7, 7], [rng.randrange(60) for _ in range(5000)],
-                   [rng.randrange(-300, 300) for _ in range(999)], [rng.randrange(10 ** 6) for _ in range(50)]):
-        got = _counts(np.array(values, dtype=np.int64))
-        assert got == Counter(values)
-        assert all(type(k) is int and type(v) is int for k, v in got.items())
-
-
-def test_a_batch_s_rows_become_columns_and_sums_in_one_compiled_pass():
-    """columns.py: what numpy's transposed copy and sums give, for batches of any size (none
-    included) and negative fields; columns of another shape are refused, not written past."""
+def test_a_batch_s_rows_are_counted_in_one_compiled_pass_as_add_game_counts_them():
+    """tally.py: every histogram, sum and tracked count of a batch of rows, against the same
+    counting in Python, game by game (Summary.add_game's rules). The rows are random and hostile:
+    negative and huge scores, rounds of 10,000 turns and more (past the bins), games of no
+    round and of several, games won, stalled and lost to errors, tracked cards; and batches of
+    no game and one. Arrays of another shape are refused, not written past."""
     import numpy as np
-    from unorules.native.columns import columns_of
-    rng = np.random.default_rng(3)
-    for games, fields in ((0, 21), (1, 5), (7, 21), (50_001, 25)):
-        rows = rng.integers(-10 ** 12, 10 ** 12, size=(games, fields), dtype=np.int64)
-        columns, sums = np.full((fields, games), 99, np.int64), np.full(fields, 99, np.int64)
-        columns_of(rows, columns, sums)
-        assert (columns == rows.T).all() and (sums == rows.sum(axis=0)).all()
+    from unorules.native.tally import BINS, histograms, tally
+    rng = random.Random(11)
+    for games, players in ((0, 4), (1, 2), (3000, 3), (500, 6)):
+        fields = 13
+        rows, rounds, starts, at = [], [], [], 0
+        for g in range(games):
+            outcome = rng.choice((0, 0, 0, 1, 2))
+            winner = rng.randrange(-1, players) if outcome == 0 else -1
+            n = rng.choice((0, 1, 1, 1, 2, 5))
+            row = [outcome, winner, rng.choice((1, 1, 3)), *(rng.randrange(50) for _ in range(8)),
+                   rng.randrange(1 << (players + 2)) if rng.random() < 0.3 else 0, n]
+            scores = [rng.choice((0, 0, rng.randrange(-90, 300), rng.randrange(-10 ** 12, 10 ** 12)))
+                      for _ in range(players)]
+            seats = rng.sample(range(players), players)
+            rows.append(row + scores + seats)
+            starts.append(at)
+            for _ in range(n):
+                rounds.append((rng.choice((rng.randrange(200), 10_000, BINS, BINS - 1, 10 ** 7)),
+                               rng.randrange(-3, 90)))
+            at += n
+        expect = {h: Counter() for h in ("outcomes", "wins_by_seat", "original_wins", "round_turns",
+                                         "round_drawn", "game_rounds", "score_spread", "winning_score")}
+        tracked_expect = [0, 0]
+        for g, row in enumerate(rows):
+            outcome, winner, n, scores, seats = row[0], row[1], row[12], row[13:13 + players], row[13 + players:]
+            expect["outcomes"][outcome] += 1
+            won = outcome == 0 and winner >= 0
+            if won:
+                expect["wins_by_seat"][winner] += 1
+                expect["original_wins"][seats[winner]] += 1
+            tracked_expect[0] += sum(row[11] >> q & 1 for q in range(players))
+            if won:
+                tracked_expect[1] += row[11] >> seats[winner] & 1
+            for turns, drawn in rounds[starts[g]:starts[g] + n]:
+                expect["round_turns"][turns] += 1
+                expect["round_drawn"][drawn] += 1
+            expect["game_rounds"][n] += 1
+            if row[2] > 1 or any(scores):
+                expect["score_spread"][max(scores) - min(scores)] += 1
+                if won:
+                    expect["winning_score"][scores[winner]] += 1
+        h = len(expect)
+        arrays = (np.full(fields, 7, np.int64), np.full((h, BINS), 7, np.int64),
+                  np.full((h, max(games, len(rounds), 1)), 7, np.int64), np.full(h, 7, np.int64),
+                  np.full(2, 7, np.int64))         # what a batch before left in them
+        rows_a = np.array(rows, np.int64).reshape(games, fields + 2 * players)
+        tally(rows_a, np.array(rounds, np.int64).reshape(len(rounds), 2), np.array(starts, np.int64),
+              players, fields, *arrays)
+        totals, bins, values, used, tracked = arrays
+        got = histograms(bins, values, used)
+        assert got == {k: dict(v) for k, v in expect.items()}
+        assert all(type(k) is int and type(v) is int for c in got.values() for k, v in c.items())
+        assert totals.tolist() == [sum(r[f] for r in rows) for f in range(fields)]
+        assert tracked.tolist() == tracked_expect
+        if games == 3000:          # the test's values reach past the bins, on both sides
+            assert used[3] and used[4] and used[7]
     with pytest.raises(ValueError):
-        columns_of(np.zeros((3, 4), np.int64), np.zeros((4, 2), np.int64), np.zeros(4, np.int64))
+        tally(np.zeros((3, 20), np.int64), np.zeros((3, 2), np.int64), np.zeros(3, np.int64), 4, 13,
+              *arrays)
 
 
 def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it():

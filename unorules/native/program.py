@@ -3,8 +3,8 @@ a name made of the source's hash, and imported (not exec'd), so numba's `cache=T
 machine code beside it and a second run, in any process of this machine, starts warm.
 
 Games run in batches inside compiled code; each writes a row of ints and its rounds to arrays,
-and the statistics are gathered from those with numpy (`summarise`), never game by game in
-Python. A game that ends in a rule error is played again by the Python reference (the counted
+and the statistics are counted from those in compiled code too (`summarise`, tally.py), never
+game by game in Python. A game that ends in a rule error is played again by the Python reference (the counted
 program on the same SplitMix streams), which names the rule as the engine does."""
 from __future__ import annotations
 
@@ -210,80 +210,46 @@ class NativeProgram:
         """One game as a GameRecord (the Python reference plays it: the very game native code plays)."""
         return self.reference.play(seed, names, log=log)
 
-    def _columns(self, n: int):
-        """A C-contiguous (fields, n) array and the fields' sums, in memory kept from chunk to
-        chunk as _buffers keeps its own."""
+    def _tally_arrays(self, n: int, rounds: int):
+        """tally.py's arrays for n games of `rounds` rounds at most, kept from chunk to chunk as
+        _buffers keeps its own. A list of values outside the bins is written only where there is
+        one (np.empty: its memory is not touched otherwise)."""
+        from .tally import BINS, HISTOGRAMS
         np = self.np
-        fields = ROW + 2 * self.game.players
-        kept = getattr(self, "_kept_columns", None)
-        if kept is None or kept[0].shape[0] < fields * n:
-            kept = self._kept_columns = (np.zeros(fields * n, np.int64), np.zeros(fields, np.int64))
-        return kept[0][:fields * n].reshape(fields, n), kept[1]
+        size = max(n, rounds)
+        kept = getattr(self, "_kept_tally", None)
+        if kept is None or kept[2].shape[1] < size:
+            h = len(HISTOGRAMS)
+            kept = self._kept_tally = (np.zeros(ROW, np.int64), np.zeros((h, BINS), np.int64),
+                                       np.empty((h, size), np.int64), np.zeros(h, np.int64), np.zeros(2, np.int64))
+        return kept
 
     def summarise(self, summary, seeds, names: list[str]):
         """Add the games of these seeds to a stats.Summary, as Summary.add_game would one by one:
-        the rows turned into columns and summed in one compiled pass (columns.py: compiled code
-        writes a row per game, which is faster there; numpy reads a field fastest with its games
-        side by side), and the histograms counted by np.bincount (_counts)."""
-        np = self.np
-        from .columns import columns_of
+        their rows counted in one compiled pass (tally.py)."""
+        from .tally import histograms, tally
         out, rounds, starts, errors = self._play(seeds, reuse=True)
         players = self.game.players
         n = len(seeds)
-        columns, sums = self._columns(n)            # each field's games side by side, and its sum
-        columns_of(out, columns, sums)
-        totals = [int(v) for v in sums[:ROW]]
-        outcome, winner, nrounds = columns[0], columns[1], columns[12]
-        scores, seats = columns[ROW:ROW + players].T, columns[ROW + players:ROW + 2 * players].T
+        totals, bins, values, used, tracked = self._tally_arrays(n, rounds.shape[0])
+        tally(out, rounds, starts, players, ROW, totals, bins, values, used, tracked)
+        counted = histograms(bins, values, used)
         summary.games += n
-        summary.outcomes.update({OUTCOMES[code]: count for code, count in _counts(outcome).items()})
+        summary.outcomes.update({OUTCOMES[code]: count for code, count in counted["outcomes"].items()})
         for name in names:
             summary.seats_by_agent[name] += n
-        won = (outcome == 0) & (winner >= 0)
-        w = winner[won]
-        summary.wins_by_seat.update(_counts(w))
-        original = seats[won, w] if len(w) else w
-        for p, count in _counts(original).items():          # seats of one agent add up
+        summary.wins_by_seat.update(counted["wins_by_seat"])
+        for p, count in counted["original_wins"].items():    # seats of one agent add up
             summary.wins_by_agent[names[p]] += count
-        if (nrounds == 1).all():                             # a round a game: its round is at its start
-            index = starts
-        else:
-            index = np.repeat(starts, nrounds) + (np.arange(totals[12]) - np.repeat(np.cumsum(nrounds) - nrounds,
-                                                                                   nrounds))
-        summary.round_turns.update(_counts(rounds[index, 0]))
-        summary.round_drawn.update(_counts(rounds[index, 1]))
-        summary.game_rounds.update(_counts(nrounds))
-        scored = (columns[2] > 1) | scores.any(axis=1)
-        if scored.any():
-            summary.score_spread.update(_counts((scores.max(axis=1) - scores.min(axis=1))[scored]))
-            if (scored & won).any():
-                summary.winning_score.update(_counts(scores[scored & won, winner[scored & won]]))
+        for name in ("round_turns", "round_drawn", "game_rounds", "score_spread", "winning_score"):
+            getattr(summary, name).update(counted[name])
+        totals = totals.tolist()
         summary.rounds += totals[12]
         summary.decisions += totals[6]
         for k, column in (("drawn", 3), ("plays", 4), ("reshuffles", 5), ("challenges", 8), ("challenges_won", 9),
                           ("catches", 10)):
             summary.counts[k] += totals[column]
-        tracked = columns[11]
-        if totals[11]:                                       # someone played a tracked card
-            summary.tracked_players += int(sum(((tracked >> q) & 1).sum() for q in range(players)))
-            if won.any():
-                hit = (tracked[won] >> original) & 1
-                summary.tracked_wins += int(hit.sum())
+        summary.tracked_players += int(tracked[0])
+        summary.tracked_wins += int(tracked[1])
         summary.errors.update(Counter(errors.values()))     # the reference played those games in _play
         return summary
-
-
-def _counts(values) -> dict:
-    """A histogram of an int array, as {value: count} of Python ints (what a Counter is updated
-    with): np.bincount when the values are small and not negative (turns, cards, seats: a pass
-    over them, where np.unique sorts), np.unique otherwise (scores may be large or negative)."""
-    import numpy as np
-    if len(values) == 0:
-        return {}
-    low, high = int(values.min()), int(values.max())
-    if low >= 0 and high < 4 * len(values) + 1024:
-        counts = np.bincount(values)
-        found = np.flatnonzero(counts)
-        return dict(zip(found.tolist(), counts[found].tolist()))
-    found, counts = np.unique(values, return_counts=True)
-    return dict(zip(found.tolist(), counts.tolist()))
