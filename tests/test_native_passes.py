@@ -284,6 +284,23 @@ def test_the_seeds_of_a_native_batch_are_the_seeds_of_its_games():
             assert game_seeds(run_seed, start, stop).tolist() == [game_seed(run_seed, i) for i in range(start, stop)]
 
 
+def test_a_run_s_batches_take_their_seeds_in_one_array_and_they_are_the_games_seeds():
+    """run_range's native batches: SeedBatches writes each batch's seeds into one array, in
+    place; a batch (the last one, shorter) gives the seeds game_seed gives, whatever batch came
+    before it, and a batch larger than the array is refused, not written past."""
+    import pytest
+    pytest.importorskip("numpy")
+    from unorules.runs.simulation import SeedBatches, game_seed
+    for run_seed in (0, 7, -3, 2 ** 40 + 5, -(2 ** 62)):
+        batches = SeedBatches(run_seed, 50)
+        for start, stop in ((0, 50), (50, 100), (2 ** 33, 2 ** 33 + 7), (10 ** 6, 10 ** 6), (3, 53)):
+            seeds = batches.of(start, stop)
+            assert seeds.dtype.name == "int64"
+            assert seeds.tolist() == [game_seed(run_seed, i) for i in range(start, stop)]
+        with pytest.raises(ValueError):
+            batches.of(0, 51)
+
+
 # ---- masks of more than 64 faces, in two words (wide.py) ---------------------------------------
 WIDE_TABLES = {"BIT": [1 << f for f in range(80)], "ALL": (1 << 80) - 1, "SMALL": [1, 2, 4]}
 
