@@ -159,6 +159,24 @@ def test_turn_cap_ends_a_stalled_round_and_is_counted(tmp_path):
     assert d["turns_per_round"]["p95"] <= 5
 
 
+def test_simulate_says_what_stalls_mean_when_many_games_stall(tmp_path):
+    """A run where most games stall gets a line of words (its wins count only the games that
+    ended); a run with no stall, or a few below STALLS_SAID percent, does not."""
+    from unorules.runs.summary_text import STALLS_SAID, summary_text
+    slow = write(tmp_path, "slow.uno", "rulebook slow\nextends classic\nturn { cap 5 turns }\n")
+    code, out, err = run_cli("simulate", str(slow), "-n", "20", "--rounds", "single")
+    assert code == 0, err
+    stalls = int(out.split("stalls: ")[1].split()[0])
+    assert stalls * 100 >= STALLS_SAID * 20
+    assert f"note: {stalls} of 20 games ({stalls / 20:.0%}) stalled: a round reached its turn cap" in out
+    code, out, err = run_cli("simulate", "classic", "-n", "20", "--rounds", "single")
+    assert code == 0 and "stalls: 0" in out and "stalled:" not in out
+    d = unorules.simulate("classic", games=20, players=4, rounds="single")
+    few = dict(d, stalls=1, games=100)                       # 1%: the count alone
+    assert "stalled:" not in summary_text(few, "x") and "stalls: 1" in summary_text(few, "x")
+    assert "note: 10 of 100 games (10%) stalled" in summary_text(dict(few, stalls=10), "x")
+
+
 def test_a_runtime_rule_error_stops_the_game_naming_the_rule(tmp_path):
     p = write(tmp_path, "bad.uno", "rulebook bad\nextends classic\ncard wild {\n  on play:\n"
                                    "    chance coin { heads weight 0 {} tails weight 0 {} }\n}\n")

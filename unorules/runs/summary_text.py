@@ -6,6 +6,8 @@ from pathlib import Path
 
 from .comparison import cards_words
 
+STALLS_SAID = 10        # a summary says in words what stalls mean when they are this percent of its games or more
+
 
 def variant_of(spec) -> dict:
     """What a run played: the rulebook, its modules, custom files and options (for JSON)."""
@@ -49,6 +51,11 @@ def summary_text(d: dict, label: str) -> str:
     ch = d["challenges"]
     echo(f"challenges: {ch['made']} made, {ch['won']} won   UNO penalties: {d['uno_penalties']}   "
          f"reshuffles: {d['reshuffles']}   stalls: {d['stalls']}")
+    if d["stalls"] and d["stalls"] * 100 >= STALLS_SAID * d["games"]:
+        echo(f"note: {d['stalls']} of {d['games']} games ({d['stalls'] / d['games']:.0%}) stalled: a round reached its "
+             "turn cap, or a turn its limit of decisions, with no winner. Wins count only the games that "
+             "ended; the turns per round count the stalled rounds at the cap. Under these rules these "
+             "agents rarely empty a hand: try other agents, or rules that end a round sooner.")
     if d["errors"]:
         echo("runtime rule errors:")
         for msg, count in d["errors"].items():
