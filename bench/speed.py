@@ -100,7 +100,9 @@ def native(args):
     reference, in one process, alternating repeats, statistics included (simulate's own path,
     run_range); then every shipped rulebook with greedy seats and its own rounds: counted vs native
     games/s, and the wall time of a whole `unorules simulate … --simulator native` command with an
-    empty cache (cold: numba compiles) and again (warm: the machine code is read back)."""
+    empty cache (cold: numba compiles) and again (warm: the machine code is read back). Where the
+    native sketch is there, its hand-written numba game is timed too (the same games as handcoded's
+    rules, without statistics): what generated code is measured against, its ceiling."""
     import os
     import subprocess
     import tempfile
@@ -113,14 +115,29 @@ def native(args):
         run_range(spec, 0, games)
         return games / (time.perf_counter() - t0)
 
+    import numpy as np
     hc = load_reference(Path(args.shared) / "handcoded_uno.py", "handcoded_uno")
+    sketch = Path(args.shared) / "native_sketch" / "uno_numba.py"
+    hand = None
+    if sketch.exists():           # the sketch's hand-written numba game: rlcard's rules, no statistics
+        sys.path.insert(0, str(sketch.parent))
+        hand = load_reference(sketch, "uno_numba")
+        wins, acts = np.zeros(args.games * 200, np.int64), np.zeros(args.games * 200, np.int64)
+        hand.play_range(1, 0, 1000, 4, acts, wins)                  # compiled before the clock
     rl = RunSpec("rlcard", players=4, agents=("random",), rounds="single")
     off = RunSpec("official", players=4, agents=("greedy",))
-    rates = {k: [] for k in ("handcoded", "rlcard counted", "rlcard native", "official counted", "official native")}
+    rates = {k: [] for k in ("handcoded", "hand-written numba", "rlcard counted", "rlcard native", "official counted",
+                             "official native")}
+    if hand is None:
+        del rates["hand-written numba"]
     for _ in range(args.repeats):
         t0 = time.perf_counter()
         hc.run_games("bits", args.games * 10, 4, 0, "stdlib")
         rates["handcoded"].append(args.games * 10 / (time.perf_counter() - t0))
+        if hand is not None:
+            t0 = time.perf_counter()
+            hand.play_range(1, 0, args.games * 200, 4, acts, wins)
+            rates["hand-written numba"].append(args.games * 200 / (time.perf_counter() - t0))
         rates["rlcard counted"].append(rate(replace(rl, simulator="counted"), args.games * 10))
         rates["rlcard native"].append(rate(replace(rl, simulator="native"), args.games * 200))
         rates["official counted"].append(rate(replace(off, simulator="counted"), args.games))
@@ -131,6 +148,10 @@ def native(args):
         print(f"  {k:<18} {v:10.0f}")
     print(f"  rlcard, random agents, 4 players: native / handcoded = {med['rlcard native'] / med['handcoded']:.1f}x "
           f"(target >= 40x); native / counted = {med['rlcard native'] / med['rlcard counted']:.1f}x")
+    if hand is not None:
+        print(f"  the sketch's hand-written numba game (rlcard's rules, no statistics): "
+              f"{med['hand-written numba'] / med['handcoded']:.1f}x handcoded; rlcard native is "
+              f"{med['rlcard native'] / med['hand-written numba']:.2f} of it")
     print(f"  official, greedy agents, matches: native / counted = "
           f"{med['official native'] / med['official counted']:.1f}x (target >= 20x)\n", flush=True)
 
