@@ -427,6 +427,22 @@ def test_a_batch_s_rows_are_counted_in_one_compiled_pass_as_add_game_counts_them
               *arrays)
 
 
+def test_the_discard_s_top_card_is_read_from_a_local_that_raises_on_an_empty_pile_as_the_pile_does():
+    """tops.py: rlcard's turns read the top card from play_game's local, not the pile (every
+    read of it); n_top of an empty pile raises IndexError, as the pile's own read (n_cell) does,
+    and the games are the reference's (test_native_code_plays_its_references_games)."""
+    from unorules.native.runtime import n_cell, n_top
+    program = native_of(RunSpec("rlcard", players=4, agents=("random",), rounds="single"))
+    game = program.source[program.source.index("def play_game("):]
+    assert "discard[n_cell(discard[0], -1)]" not in game and game.count("n_top(discard_top_)") >= 2
+    assert "discard_top_ = card" in game
+    assert n_top(7) == 7
+    for read in (lambda: n_top(-1), lambda: n_cell(0, -1)):
+        with pytest.raises(IndexError):
+            read()
+    same_games(program, 60)
+
+
 def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it():
     """killer sorts a hand's reaction options (tuples): numba's own sort of a list of tuples cost
     about 5 s of a cold compile. n_sort (a list that stays a list) and n_rows_sort (the options

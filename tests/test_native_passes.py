@@ -607,3 +607,85 @@ def test_a_walk_the_pick_cannot_shorten_is_left_as_it_is(table, tables):
     from unorules.native.loops import option_walks_as_picks
     src = textwrap.dedent(PICK.format(table=table))
     assert ast.unparse(option_walks_as_picks(ast.parse(src).body[0], tables)) == ast.unparse(ast.parse(src).body[0])
+
+
+# ---- a pile's top card in a local (tops.py) ------------------------------------------------------
+RESHUFFLE = """
+    def reshuffle(pile, discard, rnd):
+        if discard[0] <= 1:
+            return False
+        t = n_stack_pop(discard)
+        n_stack_prepend(pile, discard)
+        n_stack_set1(discard, t)
+        return True
+"""
+
+
+def test_a_function_keeps_a_pile_s_top_only_where_it_puts_the_popped_card_back_before_returning():
+    from unorules.native.tops import keeps_top
+    assert keeps_top(_fn(RESHUFFLE), 1)
+    assert keeps_top(_fn("def f(pile, discard):\n    return pile[0] + discard[0]"), 1)       # only read
+    refused = [
+        RESHUFFLE.replace("n_stack_set1(discard, t)", "n_stack_set1(discard, 0)"),         # another card
+        RESHUFFLE.replace("n_stack_prepend(pile, discard)", "t = 3"),                        # the name bound again
+        RESHUFFLE.replace("n_stack_prepend(pile, discard)", "return False"),                 # left without it
+        RESHUFFLE.replace("n_stack_prepend(pile, discard)", "helper(discard)"),              # a call of unknown effect
+        RESHUFFLE.replace("t = n_stack_pop(discard)", "t = n_stack_pop(discard)\n        n_stack_set1(discard, t)\n"
+                          "        discard[1] = 5"),                                             # changed after
+        RESHUFFLE.replace("if discard[0] <= 1:", "if n_stack_pop(discard) <= 1:"),
+        RESHUFFLE.replace("        return False", "        return discard"),
+    ]
+    for src in refused:
+        assert not keeps_top(_fn(src), 1), src
+    assert not keeps_top(_fn(RESHUFFLE), 5)                # no such parameter
+
+
+def test_a_pile_s_top_card_is_kept_in_a_local_written_after_every_change():
+    from unorules.native.tops import tops_in_locals
+    top = "discard[n_cell(discard[0], -1)]"
+    fn = tops_in_locals(_fn(f"""
+        def play_game(seeds, out):
+            discard = np.zeros(109, np.int64)
+            for g in range(3):
+                discard[0] = 0
+                discard[n_pushed(discard[0], len(discard))] = card
+                discard[0] += 1
+                x = CKIND[{top}]
+                if pile[0] == 0 and reshuffle(pile, discard, rnd):
+                    y = {top}
+                if pile[0] == 0 and shuffle_in(pile, discard):
+                    y = 1
+                c = n_stack_pop(discard) + {top}
+                while n_stack_pop(discard) > {top}:
+                    z = {top}
+                out[g] = {top}
+    """), [_fn(RESHUFFLE), _fn("def shuffle_in(pile, discard):\n    discard[0] = 0\n    return True")])
+    text = ast.unparse(fn)
+    again = "discard_top_ = discard[discard[0]] if 0 < discard[0] < len(discard) else -1"
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines[1] == "discard_top_ = -1"
+    assert lines[lines.index("discard[0] = 0") + 1] == again                        # a reset: read again
+    assert lines[lines.index("discard[0] += 1") + 1] == "discard_top_ = card"         # a push: the card pushed
+    assert "x = CKIND[n_top(discard_top_)]" in lines and "y = n_top(discard_top_)" in lines
+    i = lines.index("if pile[0] == 0 and reshuffle(pile, discard, rnd):")
+    assert lines[i + 1] == "y = n_top(discard_top_)"                                   # it keeps the top
+    i = lines.index("if pile[0] == 0 and shuffle_in(pile, discard):")
+    assert lines[i + 1] == again and lines[i + 3] == "else:" and lines[i + 4] == again  # it may not: both ways
+    assert f"c = n_stack_pop(discard) + {top}" in lines                                 # changed in the statement
+    assert lines[lines.index(f"c = n_stack_pop(discard) + {top}") + 1] == again
+    i = lines.index(f"while n_stack_pop(discard) > {top}:")
+    assert lines[i + 1] == again and lines[i + 2] == "z = n_top(discard_top_)" and lines[i + 3] == again
+    assert lines[-1] == "out[g] = n_top(discard_top_)"
+
+
+def test_a_pile_bound_to_another_name_keeps_its_reads():
+    from unorules.native.tops import tops_in_locals
+    src = """
+        def play_game(seeds, out):
+            discard = np.zeros(109, np.int64)
+            other = discard
+            out[0] = discard[n_cell(discard[0], -1)]
+    """
+    assert ast.unparse(tops_in_locals(_fn(src), [])) == ast.unparse(_fn(src))
+    handed = src.replace("other = discard", "other = give_back(discard)")
+    assert "n_top" not in ast.unparse(tops_in_locals(_fn(handed), [_fn("def give_back(s):\n    return s")]))

@@ -379,6 +379,15 @@ def n_popped(n):
     return n - 1
 
 
+@njit(inline="always", **JIT)
+def n_top(t):
+    """A pile's top card, kept in a local of play_game (tops.py): -1 for an empty pile, whose read
+    raises IndexError as the read of the pile itself does (n_cell)."""
+    if t < 0:
+        raise IndexError()
+    return t
+
+
 @njit(**JIT)
 def n_stack_pop(s):
     n = s[0]

@@ -13,13 +13,14 @@ from .scratch import batch_arrays, copies_as_calls, picks_as_below, ranges_as_ar
 from .rows import rows_as_stacks
 from .stacks import as_stacks, lists_as_stacks
 from .syntax import parse_stmts
+from .tops import tops_in_locals
 from .tables import NotNative, emit, seat_tables
 from .wide import HELPERS as WIDE_HELPERS, widen_masks, words_of
 
 RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_below", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
            "n_full", "n_full2", "n_copy1", "n_copy_row", "n_sort", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
            "n_stack_of", "n_stack_load", "n_cell", "n_pushed", "n_popped", "n_stack_pop", "n_stack_has", "n_stack_remove", "n_stack_pop_at", "n_stack_copy", "n_stack_prepend",
-           "n_stack_set1", "n_stack_under_top", "n_rows_new", "n_rows_sort", "n_nth_bit") + WIDE_HELPERS
+           "n_stack_set1", "n_stack_under_top", "n_rows_new", "n_rows_sort", "n_nth_bit", "n_top") + WIDE_HELPERS
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
             "Exception", "np"}
 MADE_HERE = {"n_hand_points_of", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
@@ -42,6 +43,7 @@ def module_source(program, players: int) -> str:
     fns = [ranges_as_arrays(faces_as_bit_loops(picks_as_below(copies_as_calls(f, arrays)))) for f in fns]
     fns[-1] = games_loop(fns[-1])                          # the batch's loop, in play_game (batch.py)
     fns[-1] = _arrays_made_first(fns[-1], scratch)
+    fns[-1] = tops_in_locals(fns[-1], fns[:-1])            # a pile's top card in a local (tops.py)
     stores, loads = set(), set()
     for f in fns:
         stores |= {a.arg for a in f.args.args}
