@@ -4,8 +4,8 @@ machine code beside it and a second run, in any process of this machine, starts 
 
 Games run in batches inside compiled code; each writes a row of ints and its rounds to arrays,
 and the statistics are counted from those in compiled code too (`summarise`, tally.py), never
-game by game in Python. A game that ends in a rule error is played again by the Python reference (the counted
-program on the same SplitMix streams), which names the rule as the engine does."""
+game by game in Python. A game that ends in a rule error is played again by the Python reference
+(the counted program on the same SplitMix streams), which names the rule as the engine does."""
 from __future__ import annotations
 
 import hashlib

@@ -67,19 +67,18 @@ def _is_grown(st, s: str) -> bool:
         and st.value.value == 1)
 
 
-def _stack_uses(node, s: str, above: dict) -> list:
-    """Each place the name s is read: ("subscript" | "top" | "argument", the node holding it)."""
-    out = []
+def _calls_handed(node, s: str, above: dict) -> list:
+    """The calls the name s is handed to; _Refused where s is read otherwise than as s[...] or a
+    call's argument (bound to a name, in a tuple: another name could change the pile)."""
+    calls = []
     for n in ast.walk(node):
         if isinstance(n, ast.Name) and n.id == s and isinstance(n.ctx, ast.Load):
             up = above.get(id(n))
-            if isinstance(up, ast.Subscript) and up.value is n:
-                out.append(("top" if _is_top_read(up, s) else "subscript", up))
-            elif isinstance(up, ast.Call) and any(a is n for a in up.args) and isinstance(up.func, ast.Name):
-                out.append(("argument", up))
-            else:
+            if isinstance(up, ast.Call) and any(a is n for a in up.args) and isinstance(up.func, ast.Name):
+                calls.append(up)
+            elif not (isinstance(up, ast.Subscript) and up.value is n):
                 raise _Refused()
-    return out
+    return calls
 
 
 def _only_indexed(node, s: str) -> bool:
@@ -136,11 +135,8 @@ def tops_in_locals(fn: ast.FunctionDef, helpers: list[ast.FunctionDef]) -> ast.F
                     and isinstance(n.value, ast.Name) and _is_top_read(n, n.value.id)})
     for s in piles:
         try:
-            uses = _stack_uses(fn, s, above)
             keeping = {}
-            for kind, call in uses:
-                if kind != "argument":
-                    continue
+            for call in _calls_handed(fn, s, above):
                 name = call.func.id
                 if name in module:
                     f = module[name]
@@ -186,10 +182,7 @@ class _Rewrite:
         for e in expressions:
             for n in ast.walk(e):
                 if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == s \
-                        and isinstance(n.ctx, ast.Store):
-                    return True
-                if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Subscript) \
-                        and isinstance(n.target.value, ast.Name) and n.target.value.id == s:
+                        and isinstance(n.ctx, ast.Store):           # s[i] = x, s[i] += x
                     return True
                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in READ_ONLY:
                     for j, a in enumerate(n.args):

@@ -15,27 +15,27 @@ from .stats import Summary
 
 use_generated_playouts(playouts_for)       # a search's playouts go on in generated code (agents/search.py)
 
-SEED_MIX = 0x9E3779B1
+SEED_MIX = 0x9E3779B1          # a game's seed: (run seed * SEED_MIX + index * SEED_STEP + SEED_ADD), 48 bits
+SEED_STEP = 0x85EBCA6B
+SEED_ADD = 0x27D4EB2F
+SEED_BITS = (1 << 48) - 1
 
 
 def game_seed(run_seed: int, index: int) -> int:
     """The seed of game `index` of a run: the same whichever worker plays it."""
-    return (run_seed * SEED_MIX + index * 0x85EBCA6B + 0x27D4EB2F) & 0xFFFFFFFFFFFF
+    return (run_seed * SEED_MIX + index * SEED_STEP + SEED_ADD) & SEED_BITS
 
 
 def game_seeds(run_seed: int, start: int, stop: int):
-    """game_seed of games start..stop-1, as a numpy array (native runs: no Python call per game).
-    In unsigned 64-bit arithmetic, whose wrap-around leaves the low 48 bits as Python's ints do."""
-    import numpy as np
-    base = np.uint64((run_seed * SEED_MIX + 0x27D4EB2F) & 0xFFFFFFFFFFFFFFFF)
-    index = np.arange(start, stop, dtype=np.uint64)
-    return ((index * np.uint64(0x85EBCA6B) + base) & np.uint64(0xFFFFFFFFFFFF)).astype(np.int64)
+    """game_seed of games start..stop-1, as a numpy array (native runs: no Python call per game)."""
+    return SeedBatches(run_seed, stop - start).of(start, stop)
 
 
 class SeedBatches:
     """game_seeds of a run's batches of up to `size` games, written in place into one array kept
     from batch to batch: fresh arrays of hundreds of kB cost a page fault per 4 kB, about 1% of a
-    native run of rlcard. A batch's seeds are valid until the next batch is asked for."""
+    native run of rlcard. A batch's seeds are valid until the next batch is asked for. In unsigned
+    64-bit arithmetic, whose wrap-around leaves the low 48 bits as Python's ints do."""
 
     def __init__(self, run_seed: int, size: int):
         import numpy as np
@@ -46,11 +46,11 @@ class SeedBatches:
         np, n = self.np, stop - start
         if not 0 <= n <= len(self.seeds):
             raise ValueError(f"SeedBatches: a batch of {n} games, where at most {len(self.seeds)} were asked for")
-        base = np.uint64((self.run_seed * SEED_MIX + 0x27D4EB2F + start * 0x85EBCA6B) & 0xFFFFFFFFFFFFFFFF)
+        base = np.uint64((self.run_seed * SEED_MIX + SEED_ADD + start * SEED_STEP) & 0xFFFFFFFFFFFFFFFF)
         out = self.seeds[:n]
-        np.multiply(self.index[:n], np.uint64(0x85EBCA6B), out=out)
+        np.multiply(self.index[:n], np.uint64(SEED_STEP), out=out)
         np.add(out, base, out=out)
-        np.bitwise_and(out, np.uint64(0xFFFFFFFFFFFF), out=out)
+        np.bitwise_and(out, np.uint64(SEED_BITS), out=out)
         return out.view(np.int64)
 
 

@@ -54,8 +54,7 @@ def summary_text(d: dict, label: str) -> str:
     if d["stalls"] and d["stalls"] * 100 >= STALLS_SAID * d["games"]:
         echo(f"note: {d['stalls']} of {d['games']} games ({d['stalls'] / d['games']:.0%}) stalled: a round reached its "
              "turn cap, or a turn its limit of decisions, with no winner. Wins count only the games that "
-             "ended; the turns per round count the stalled rounds at the cap. Under these rules these "
-             "agents rarely empty a hand: try other agents, or rules that end a round sooner.")
+             "ended; the turns per round count the stalled rounds at the cap.")
     if d["errors"]:
         echo("runtime rule errors:")
         for msg, count in d["errors"].items():
