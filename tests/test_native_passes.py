@@ -689,3 +689,26 @@ def test_a_pile_bound_to_another_name_keeps_its_reads():
     assert ast.unparse(tops_in_locals(_fn(src), [])) == ast.unparse(_fn(src))
     handed = src.replace("other = discard", "other = give_back(discard)")
     assert "n_top" not in ast.unparse(tops_in_locals(_fn(handed), [_fn("def give_back(s):\n    return s")]))
+
+
+def test_a_pile_whose_top_is_read_only_where_it_changes_gets_no_local():
+    """The draw pile's swap-remove reads its top in the statement that changes it: a local for it
+    would be written after every change and never read."""
+    from unorules.native.tops import tops_in_locals
+    src = """
+        def play_game(seeds, out):
+            pile = np.zeros(109, np.int64)
+            discard = np.zeros(109, np.int64)
+            for g in range(3):
+                jx = n_below(rnd, pile[0])
+                f = pile[n_cell(pile[0], jx)]
+                pile[n_cell(pile[0], jx)] = pile[n_cell(pile[0], -1)]
+                pile[0] = n_popped(pile[0])
+                discard[n_pushed(discard[0], len(discard))] = f
+                discard[0] += 1
+                out[g] = discard[n_cell(discard[0], -1)]
+    """
+    text = ast.unparse(tops_in_locals(_fn(src), []))
+    assert "pile_top_" not in text
+    assert "pile[n_cell(pile[0], jx)] = pile[n_cell(pile[0], -1)]" in text
+    assert "out[g] = n_top(discard_top_)" in text and "discard_top_ = f" in text
