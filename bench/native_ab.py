@@ -8,9 +8,10 @@ added, so the very same code in another module), asserts that B and C play the s
 (every row equal, over several batches), then times A, B and C in alternating, rotated repeats of
 the same seeds and prints B/A and C/A (medians and every repeat).
 
-Why the control: the module compiled second is placed elsewhere in memory, and that alone moves
-its speed by about 1% (session 28: C/A 0.989 over 7 repeats). A change whose B/A is not clear of
-C/A did nothing measurable. Machine timing moves 1-2% between repeats; run on a quiet machine.
+Why the control: the very same code, compiled again and timed in the same repeats, is not always
+at 1.000. With A always timed first, the second ran about 1% slower (session 28: C/A 0.988-0.989
+over 7 repeats); rotated, C/A still moved 0.985-1.002 from run to run. A change whose B/A is not
+clear of C/A did nothing measurable. Run on a quiet machine.
 
     python bench/native_ab.py variant.py                       # rlcard, random seats, 200,000 games
     python bench/native_ab.py variant.py --rulebook official --agents greedy --games 20000
