@@ -151,9 +151,9 @@ def tops_in_locals(fn: ast.FunctionDef, helpers: list[ast.FunctionDef]) -> ast.F
                     keeping[name] = keeping.get(name, set()) | ({j} if keeps_top(f, j) else set())
                 elif name not in STACK_HELPERS:
                     raise _Refused()
-            kept = ast.fix_missing_locations(_Rewrite(s, keeping).function(copy.deepcopy(fn)))
-            if not any(isinstance(n, ast.Name) and n.id == f"{s}_top_" and isinstance(n.ctx, ast.Load)
-                       for n in ast.walk(kept)):
+            rewrite = _Rewrite(s, keeping)
+            kept = ast.fix_missing_locations(rewrite.function(copy.deepcopy(fn)))
+            if not rewrite.reads:
                 continue            # its top is read only where the pile changes: a local no one reads
             fn = kept
             above = {id(c): p for p in ast.walk(fn) for c in ast.iter_child_nodes(p)}
@@ -177,6 +177,7 @@ def _own_expressions(st) -> list:
 class _Rewrite:
     def __init__(self, s: str, keeping: dict):
         self.s, self.top, self.keeping = s, f"{s}_top_", keeping
+        self.reads = 0                           # the reads of the top that became n_top(the local)
 
     def function(self, fn):
         fn.body = parse_stmts(f"{self.top} = -1") + self.block(fn.body)
@@ -243,11 +244,12 @@ class _Rewrite:
     def _replaced(self, node):
         """node with its reads of the top as n_top(the local) (not those of the statements it holds:
         the caller has rewritten those)."""
-        s, top = self.s, self.top
+        s, top, rewrite = self.s, self.top, self
 
         class Reads(ast.NodeTransformer):
             def visit_Subscript(self, n):
                 if _is_top_read(n, s):
+                    rewrite.reads += 1
                     return call_("n_top", name_(top))
                 return self.generic_visit(n)
 
