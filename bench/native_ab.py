@@ -63,15 +63,16 @@ def main():
     ap.add_argument("--rulebook", default="rlcard")
     ap.add_argument("--agents", default="random")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--rounds", help="single or rulebook (default: single for rlcard, else the rulebook's)")
     ap.add_argument("--games", type=int, default=200_000, help="games per timed repeat")
     ap.add_argument("--batch", type=int, default=10_000, help="games per call (the arrays are reused)")
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--show", help="write B's source here, to read")
     args = ap.parse_args()
 
-    rounds = "single" if args.rulebook == "rlcard" else None
+    rounds = args.rounds or ("single" if args.rulebook == "rlcard" else "rulebook")   # as bench/speed.py times them
     spec = RunSpec(args.rulebook, players=args.players, agents=tuple(args.agents.split(",")),
-                   simulator="native", **({"rounds": rounds} if rounds else {}))
+                   rounds=rounds, simulator="native")
     a, why = native_program(make_game(spec), spec)
     if a is None:
         sys.exit(f"{args.rulebook} is not native: {why}")
