@@ -208,8 +208,9 @@ def indented(text: str, n: int) -> str:
     return textwrap.indent(text, " " * n)
 
 
-def make(k: int):
-    """A compiled range_k(seed, count, n, out_nact, out_win): games 0..count-1, k at a time."""
+def make(k: int, sketch: dict):
+    """A compiled range_k(seed, count, n, out_nact, out_win): games 0..count-1, k at a time, from
+    the sketch's names (its helpers and tables)."""
     xs = [chr(ord("a") + q) for q in range(k)]
     arrays = ", ".join(f"counts_{x}, masks_{x}, sizes_{x}, pile_{x}, disc_{x}" for x in xs)
     play = f"def play_k(seeds, g0, n, {arrays}):\n"
@@ -219,9 +220,7 @@ def make(k: int):
     for x in xs:
         play += f"        if alive_{x}:\n            for _ in range(1):\n" + indented(suffixed(TURN, x), 16)
     play += "    return (" + ", ".join(f"nact_{x}, win_{x}" for x in xs) + ")\n"
-    ns = dict(np=np, popcount=popcount, ctz=ctz, below=below, game_state=game_state,
-              DECK=DECK, FCOL=FCOL, FKIND=FKIND, MATCH=MATCH, BLOCK=BLOCK, NF=NF, NDECK=NDECK,
-              WILDF=WILDF, WD4F=WD4F, WD4BIT=WD4BIT, FUSED=FUSED)
+    ns = dict(sketch, np=np)
     exec(play, ns)
     ns["play_k"] = njit(ns["play_k"])
     alloc = "".join(f"    counts_{x} = np.zeros((n, NF), np.int32)\n    masks_{x} = np.zeros(n, np.int64)\n"
@@ -247,12 +246,13 @@ def main():
     if not (sketch / "uno_numba.py").exists():
         sys.exit(f"no sketch at {sketch}")
     sys.path.insert(0, str(sketch))
-    global popcount, ctz, below, game_state, DECK, FCOL, FKIND, MATCH, BLOCK, NF, NDECK, WILDF, WD4F, WD4BIT, FUSED
     import uno_numba as u
-    from uno_numba import popcount, ctz, below, game_state
-    from uno_tables import DECK, FCOL, FKIND, MATCH, BLOCK, NF, NDECK, WILDF, WD4F, WD4BIT, FUSED
+    import uno_tables
+    sketch = {name: getattr(u, name) for name in ("popcount", "ctz", "below", "game_state")}
+    sketch.update({name: getattr(uno_tables, name) for name in
+                   ("DECK", "FCOL", "FKIND", "MATCH", "BLOCK", "NF", "NDECK", "WILDF", "WD4F", "WD4BIT", "FUSED")})
     games = args.games - args.games % args.k
-    rk = make(args.k)
+    rk = make(args.k, sketch)
     a1, w1 = np.zeros(games, np.int64), np.zeros(games, np.int64)
     a2, w2 = np.zeros(games, np.int64), np.zeros(games, np.int64)
     u.warm(1)

@@ -169,7 +169,8 @@ def locate(cache: Path, stem_glob: str, counts, per_fn, work: Path):
     """The hottest compiled function that some cache entry matching stem_glob holds: (object file,
     function start in the object, its size, its start in the run, its listing). A cache entry holds
     code for one CPU; the one that fits the counted addresses (every one an instruction's) wins."""
-    starts = [a for a, _ in per_fn.most_common(40)]
+    starts = [a for a, n in per_fn.most_common(40) if n >= 1000]
+    near = {start: {a - start: c for a, c in counts.items() if start <= a < start + (1 << 20)} for start in starts}
     best = None
     for n, nbc in enumerate(sorted(cache.glob(stem_glob))):
         try:
@@ -183,7 +184,7 @@ def locate(cache: Path, stem_glob: str, counts, per_fn, work: Path):
                 continue
             rows = None
             for run_start in starts:
-                ran = {a - run_start: c for a, c in counts.items() if run_start <= a < run_start + size}
+                ran = {o: c for o, c in near[run_start].items() if o < size}
                 if sum(ran.values()) < 1000:
                     continue
                 rows = rows or listing(obj, off, size)

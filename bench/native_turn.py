@@ -29,8 +29,6 @@ the fixed lines above. Session 29's run is in docs/performance.md.
 from __future__ import annotations
 
 import argparse
-import copy
-import importlib.util
 import re
 import statistics
 import sys
@@ -112,15 +110,6 @@ def hand_variant(source: str, kind: str, work: int) -> str:
     return s
 
 
-def import_source(folder: Path, name: str, source: str):
-    path = folder / f"{name}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200_000, help="games per timed repeat")
@@ -130,7 +119,8 @@ def main():
     args = ap.parse_args()
 
     import numpy as np
-    from unorules.native.program import import_module, write_module
+    from native_ab import program_of               # bench/: a native program running other source
+    from speed import load_reference
     from unorules.runs.simulation import RunSpec, make_game, native_program
 
     kinds = ("as is", "control", "work", "chain")
@@ -141,17 +131,9 @@ def main():
     if base is None:
         sys.exit(f"rlcard is not native here: {why}")
 
-    def program_of(source):
-        other = copy.copy(base)
-        other._kept = None
-        other.source = source
-        other.module = import_module(write_module(source))
-        other._compile()
-        return other
-
     generated = {"as is": base}
     for kind in kinds[1:]:
-        generated[kind] = program_of(generated_variant(base.source, kind, args.work))
+        generated[kind] = program_of(base, generated_variant(base.source, kind, args.work))
     want = base._play(seeds, reuse=True)[0].copy()
     for kind, prog in generated.items():
         if not (prog._play(seeds, reuse=True)[0] == want).all():
@@ -169,8 +151,9 @@ def main():
             sys.path.insert(0, str(sketch.parent))             # its uno_tables and common
             text = sketch.read_text()
             for i, kind in enumerate(kinds):
-                hand[kind] = import_source(Path(tmp), f"uno_numba_turn{i}",
-                                           text if kind == "as is" else hand_variant(text, kind, args.work))
+                path = Path(tmp) / f"uno_numba_turn{i}.py"
+                path.write_text(text if kind == "as is" else hand_variant(text, kind, args.work))
+                hand[kind] = load_reference(path, path.stem)
             acts = {k: np.zeros(args.games, np.int64) for k in kinds}
             wins = {k: np.zeros(args.games, np.int64) for k in kinds}
             for kind, mod in hand.items():
