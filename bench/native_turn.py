@@ -3,19 +3,22 @@
 
 This machine gives no hardware counters (perf stat: "not supported"), so this script asks the
 question by experiment, on generated rlcard code and on the sketch's hand-written numba game
-(../shared/bench/native_sketch/uno_numba.py) alike. Each game is compiled three more times from
+(../shared/bench/native_sketch/uno_numba.py) alike. Each game is compiled four more times from
 its own source, changed as text:
 
   control  the very same code in a module of its own (what noise and code placement alone do);
   work     WORK lines a turn of extra arithmetic that no decision waits on: each line adds the
            hand's mask, shifted, to one of four sums kept to the end (about 3 instructions);
+  no turns the game ends right after its deal (other games: not checked, timed only), which
+           splits a game's time into what comes before its first turn and its turns;
   chain    three multiplies by a number that is 1 at run time, with an xor by 0 between them (LLVM
            can neither know the numbers nor merge the multiplies), on the colour, just before the
            turn looks up what may be played on the pile's top: about 11 cycles added to the chain
            from one turn's card to the next turn's choice.
 
-Every variant must play the very same games as the code it changes (or the script stops); then
-the four are timed in rotated repeats and the cost of each change is printed in ns a turn. A turn
+Every variant but `no turns` must play the very same games as the code it changes (or the script
+stops); then all five are timed in rotated repeats and the cost of each change is printed in ns a
+turn. A turn
 bound by how many instructions it issues pays for `work` in full (about 4 instructions a cycle)
 and little for `chain`; a turn bound by the chain (and by how late a mispredicted branch learns
 its answer) absorbs `work` in idle slots and pays for `chain`.
@@ -76,6 +79,10 @@ def generated_variant(source: str, kind: str, work: int) -> str:
     top = "    for b_g in range(b_seeds.shape[0]):\n"
     if kind == "control":
         return source + "\n# the control: the same code in a module of its own\n"
+    if kind == "no turns":                 # the round ends as a stall before its first turn
+        return replace_once(source, "            while True:\n                if override >= 0:",
+                            "            stalled = True\n            while False:\n                if override >= 0:",
+                            "the round's loop over turns")
     if kind == "chain":
         s = source[:m.start()] + m.group(0).replace("[color + 1, ", f"[{chained('color', 'one_', 'zero_')} + 1, ") + source[m.end():]
         return replace_once(s, top, "    zero_ = b_seeds.shape[0] >> 62\n    one_ = 1 + zero_\n" + top,
@@ -92,6 +99,9 @@ def generated_variant(source: str, kind: str, work: int) -> str:
 def hand_variant(source: str, kind: str, work: int) -> str:
     if kind == "control":
         return source + "\n# the control: the same code in a module of its own\n"
+    if kind == "no turns":                 # the game ends before its first turn
+        return replace_once(source, "    nact = 0\n    while True:\n",
+                            "    nact = 0\n    if n > 0:\n        return 0, -1, s\n    while True:\n", "play_one's turn loop")
     if kind == "chain":
         s = replace_once(source, "        t = colour * 15 + top\n", f"        t = {chained('colour', 'one', 'zero')} * 15 + top\n",
                          "the turn's target (t = colour * 15 + top)")
@@ -123,7 +133,8 @@ def main():
     from speed import load_reference
     from unorules.runs.simulation import RunSpec, make_game, native_program
 
-    kinds = ("as is", "control", "work", "chain")
+    kinds = ("as is", "control", "work", "chain", "no turns")
+    same_games = kinds[:4]                         # "no turns" plays only the deal
     batch = 10_000
     seeds = np.arange(batch, dtype=np.int64) * 7919 + 12345
     spec = RunSpec("rlcard", players=4, agents=("random",), rounds="single", simulator="native")
@@ -135,7 +146,8 @@ def main():
     for kind in kinds[1:]:
         generated[kind] = program_of(base, generated_variant(base.source, kind, args.work))
     want = base._play(seeds, reuse=True)[0].copy()
-    for kind, prog in generated.items():
+    for kind in same_games:
+        prog = generated[kind]
         if not (prog._play(seeds, reuse=True)[0] == want).all():
             sys.exit(f"generated code, {kind}: other games than the code as emitted")
 
@@ -158,7 +170,7 @@ def main():
             wins = {k: np.zeros(args.games, np.int64) for k in kinds}
             for kind, mod in hand.items():
                 mod.play_range(1, 0, args.games, 4, acts[kind], wins[kind])
-                if not ((acts[kind] == acts["as is"]).all() and (wins[kind] == wins["as is"]).all()):
+                if kind in same_games and not ((acts[kind] == acts["as is"]).all() and (wins[kind] == wins["as is"]).all()):
                     sys.exit(f"the hand-written game, {kind}: other games than the sketch's")
             turns_hand = float(acts["as is"].mean())
         else:
@@ -166,7 +178,7 @@ def main():
 
         rates = {(g, k): [] for g in ("generated", "hand") for k in kinds if g == "generated" or hand}
         for rep in range(args.repeats):
-            order = list(kinds[rep % 4:] + kinds[:rep % 4])
+            order = list(kinds[rep % len(kinds):] + kinds[:rep % len(kinds)])
             for kind in order:
                 t0 = time.perf_counter()
                 n = run_generated(generated[kind])
@@ -186,9 +198,12 @@ def main():
         med = {k: statistics.median(rates[game, k]) for k in kinds}
         label = "generated rlcard code" if game == "generated" else "the sketch's hand-written numba game"
         print(f"  {label}: {med['as is']:,.0f} games/s, {turns:.1f} turns a game")
-        for kind in kinds[1:]:
+        for kind in same_games[1:]:
             ns = (1 / med[kind] - 1 / med["as is"]) * 1e9 / turns
             print(f"    {kind:<8} {med[kind]:12,.0f} games/s  {med[kind] / med['as is']:.3f}  {ns:+.2f} ns a turn")
+        before = 1e9 / med["no turns"]
+        print(f"    no turns {med['no turns']:12,.0f} games/s  {before:.0f} ns a game before the first turn (setup, "
+              f"deal, bookkeeping); the turns {(1e9 / med['as is'] - before) / turns:.1f} ns each")
 
 
 if __name__ == "__main__":
