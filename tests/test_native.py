@@ -99,6 +99,32 @@ def fuzzed_spec(seed: int, folder: Path) -> RunSpec:
     return RunSpec(str(path), players=rng.randint(2, 5), agents=agents, rounds="single", seed=seed)
 
 
+def test_a_row_by_colour_read_unsigned_is_the_reference_s_row_and_raises_below_no_color(cache):
+    """rlcard's legal set, as the lowering writes it (`FACES_TO[np.uint64(color + 1), ...]`), compiled
+    with the program's own tables and JIT options: the reference's row for NO_COLOR and every
+    colour, over every top; a colour below NO_COLOR (no rule makes one) raises IndexError, which
+    the program answers by playing the game again in Python (program.py's RAISED)."""
+    import numpy as np
+    from numba import njit
+    from unorules.native.program import RAISED
+    from unorules.native.runtime import JIT
+    prog = native_of(RunSpec("rlcard", players=4, agents=("random",), rounds="single"))
+    line = next(l.strip() for l in prog.source.splitlines() if l.strip().startswith("legal = hm[p] & FACES_TO["))
+    assert "FACES_TO[np.uint64(color + 1), " in line
+    scope = dict(vars(prog.module))
+    exec(f"def legal_of(hm, p, color, discard_top_):\n    {line}\n    return legal\n", scope)
+    legal_of = njit(**{**JIT, "cache": False})(scope["legal_of"])
+    ref = Program(make_game(RunSpec("rlcard", players=4, agents=("random",), rounds="single")),
+                  ("random",) * 4, "counted", rng=SplitMix).namespace
+    hm = np.array([-1, 0], np.int64)                    # a hand of every face (as int64 reads 54 bits)
+    for color in range(-1, len(ref["SIDE_COLORS"])):
+        for top in range(len(ref["CKIND"])):
+            want = ref["FACES_TO"][color + 1][ref["CKIND"][top]]
+            assert legal_of(hm, 0, color, top) == want, (color, top)
+    with pytest.raises(RAISED):
+        legal_of(hm, 0, -2, 0)
+
+
 @pytest.mark.parametrize("k", range(3))
 def test_fuzzed_rulebooks_play_their_references_games(k, tmp_path):
     """The k-th seeded random rulebook that native code covers (the lowering is tried on each seed

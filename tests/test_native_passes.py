@@ -233,6 +233,17 @@ def test_rlcard_s_turn_knows_whether_it_draws_before_its_pick_and_picks_a_play_b
     assert len(picks) == 1
 
 
+def test_a_row_by_the_current_colour_is_read_with_an_unsigned_index():
+    """`T[color + 1]` (NO_COLOR reads row 0) is lowered to `T[np.uint64(color + 1)]`: the same row for
+    every colour, and no wrap of a negative index on the turn's chain (expressions.py); other
+    indexes keep Python's wrap (a pile's top is its item -1)."""
+    text = ast.unparse(_lowered("rlcard")["play_game"])
+    assert "color + 1" in text
+    rows = text.count("[np.uint64(color + 1), ")
+    assert rows >= 3 and rows == text.count("color + 1")          # the legal set, the target, the block
+    assert "FACES_TO[np.uint64(color + 1), CKIND[" in text
+
+
 def test_the_batch_s_names_are_fresh_and_a_game_of_another_shape_is_not_native():
     from unorules.native.batch import games_loop
     from unorules.native.tables import NotNative
