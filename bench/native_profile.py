@@ -13,7 +13,10 @@ numba's cache, and prints a game's
     do on a branch that is a coin toss of that bias and unlike any other; a real predictor does
     better where branches agree with one another);
   - with --branches N, the N jumps with the most of them; with --blocks X, every straight run of
-    code that runs X times a game or more, with its instructions (--listing).
+    code that runs X times a game or more, with its instructions (--listing);
+  - with --predictor, the mispredicts of callgrind's simulated predictor (--branch-sim: 2-bit
+    counters indexed by the jump's address and the last jumps' outcomes, and a table of indirect
+    targets): a better guess than the crude count, still not this machine's predictor.
 
 Valgrind's CPU is not this machine's: numba compiles the code again for it (its cache keeps both),
 so the counts are those of code compiled for valgrind's CPU, alike in shape, not byte for byte.
@@ -22,6 +25,7 @@ Needs valgrind and objdump (binutils). A run takes a few minutes: python starts 
     python bench/native_profile.py                              # rlcard, random seats, and the sketch
     python bench/native_profile.py --branches 20 --blocks 10 --listing
     python bench/native_profile.py --rulebook official --agents greedy --no-hand
+    python bench/native_profile.py --predictor --branches 15    # a simulated predictor's misses
 
 Only developers' code runs here (the generated program and the sketch); no rulebook text becomes source.
 """
@@ -87,14 +91,19 @@ def _position(token: str, current: int) -> int:
 
 def read_callgrind(path: Path):
     """(instruction counts by address, {jump address: [taken, run, target]}, {jump address: count}
-    of unconditional jumps, {function start: instructions}) of a callgrind file written with
-    --dump-instr=yes --collect-jumps=yes."""
+    of unconditional jumps, {function start: instructions}, mispredicts by address) of a callgrind
+    file written with --dump-instr=yes --collect-jumps=yes (and --branch-sim=yes for the last:
+    the conditional and indirect jumps its simulated predictor missed; empty without it)."""
     counts, jcnd, jumps = collections.Counter(), {}, collections.Counter()
-    per_fn = collections.Counter()
+    per_fn, missed = collections.Counter(), collections.Counter()
+    events = ["Ir"]
     fn_start, fn_ids = None, {}              # a compiled function has no name: callgrind names it by its start
     addr, skip = 0, False
     for line in path.open():
         line = line.rstrip("\n")
+        if line.startswith("events:"):
+            events = line.split()[1:]
+            continue
         if line.startswith(("fn=", "cfn=")):                 # an id is named where it first appears
             m = re.match(r"c?fn=\((\d+)\)(?: (.*))?$", line)
             if m and m.group(2) is not None:
@@ -123,11 +132,14 @@ def read_callgrind(path: Path):
         if skip:
             skip = False
             continue
-        if len(tokens) > 2 and tokens[2].isdigit():
-            counts[addr] += int(tokens[2])
+        values = dict(zip(events, (int(t) for t in tokens[2:] if t.isdigit())))
+        if values.get("Ir"):
+            counts[addr] += values["Ir"]
             if fn_start is not None:
-                per_fn[fn_start] += int(tokens[2])
-    return counts, jcnd, jumps, per_fn
+                per_fn[fn_start] += values["Ir"]
+        if values.get("Bcm") or values.get("Bim"):
+            missed[addr] += values.get("Bcm", 0) + values.get("Bim", 0)
+    return counts, jcnd, jumps, per_fn, missed
 
 
 # ---- numba's cache: the object code of a compiled function ------------------------------------
@@ -198,7 +210,7 @@ def locate(cache: Path, stem_glob: str, counts, per_fn, work: Path):
     return best[1:]
 
 
-def report(label, games, turns, counts, jcnd, jumps, obj, off, size, run_start, rows, args):
+def report(label, games, turns, counts, jcnd, jumps, missed, obj, off, size, run_start, rows, args):
     at = {o - off: t for o, t in rows}
     ran = {a - run_start: c for a, c in counts.items() if run_start <= a < run_start + size}
     instr = sum(ran.values())
@@ -213,6 +225,17 @@ def report(label, games, turns, counts, jcnd, jumps, obj, off, size, run_start, 
           f"crude mispredicts {miss / games:5.1f}")
     print(f"  a turn: {instr / games / turns:8.1f} instructions, {run / games / turns:6.1f} conditional jumps, "
           f"{(taken + uncond) / games / turns:.1f} taken jumps in all")
+    if args.predictor:
+        # callgrind puts a jump's cost on the jump instruction itself: sum over the function's range
+        sim = {a - run_start: c for a, c in missed.items() if run_start <= a < run_start + size}
+        print(f"  simulated predictor: {sum(sim.values()) / games:6.1f} mispredicts a game, "
+              f"{sum(sim.values()) / games / turns:.2f} a turn")
+        if args.branches:
+            print(f"  the {args.branches} jumps it missed most (a game):")
+            for o, c in sorted(sim.items(), key=lambda x: -x[1])[:args.branches]:
+                e = dict(conds).get(o, [0, 0])
+                print(f"    {o:6x}  run {e[1] / games:7.2f}  taken {e[0] / max(e[1], 1):.2f}  "
+                      f"missed {c / games:6.2f}  {at.get(o, '?')[:60]}")
     if args.branches:
         print(f"  the {args.branches} jumps with the most crude mispredicts (a game):")
         for o, e in sorted(conds, key=lambda x: -min(x[1][0], x[1][1] - x[1][0]))[:args.branches]:
@@ -239,7 +262,7 @@ def report(label, games, turns, counts, jcnd, jumps, obj, off, size, run_start, 
 def profile(which, args, work: Path, hand_dir: Path | None):
     out = work / f"callgrind.{which}"
     cmd = ["valgrind", "--tool=callgrind", "--dump-instr=yes", "--collect-jumps=yes",
-           f"--callgrind-out-file={out}", sys.executable, str(Path(__file__).resolve()), "--child", which,
+           *(["--branch-sim=yes"] if args.predictor else []), f"--callgrind-out-file={out}", sys.executable, str(Path(__file__).resolve()), "--child", which,
            "--games", str(args.games), "--rulebook", args.rulebook, "--agents", args.agents,
            "--players", str(args.players), "--rounds", args.rounds]
     env = dict(os.environ)
@@ -250,13 +273,13 @@ def profile(which, args, work: Path, hand_dir: Path | None):
     facts = dict(line.split(" ", 1) for line in done.stdout.splitlines() if line[:5] in ("CACHE", "MODUL", "TURNS"))
     if done.returncode or "CACHE" not in facts:
         sys.exit(f"the run under valgrind failed:\n{done.stderr[-3000:]}")
-    counts, jcnd, jumps, per_fn = read_callgrind(out)
+    counts, jcnd, jumps, per_fn, missed = read_callgrind(out)
     glob = "uno_numba.play_*.nbc" if which == "hand" else f"{facts['MODULE']}.play_*.nbc"
     obj, off, size, run_start, rows = locate(Path(facts["CACHE"]), glob, counts, per_fn, work)
     games = args.games if which == "hand" else max(1, args.games // min(10_000, args.games)) * min(10_000, args.games)
     label = ("the sketch's hand-written numba game" if which == "hand"
              else f"generated code: {args.rulebook}, {args.agents} seats, {args.players} players")
-    report(label, games, float(facts["TURNS"]), counts, jcnd, jumps, obj, off, size, run_start, rows, args)
+    report(label, games, float(facts["TURNS"]), counts, jcnd, jumps, missed, obj, off, size, run_start, rows, args)
 
 
 def main():
@@ -270,6 +293,9 @@ def main():
     ap.add_argument("--branches", type=int, default=0, help="list this many of the least predictable jumps")
     ap.add_argument("--blocks", type=float, help="list straight runs of code that run this often a game")
     ap.add_argument("--listing", action="store_true", help="with --blocks: their instructions")
+    ap.add_argument("--predictor", action="store_true",
+                    help="simulate a branch predictor (callgrind --branch-sim): its mispredicts a game and, "
+                         "with --branches, the jumps it missed most")
     ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "bench"), help="folder of the reference scripts")
     ap.add_argument("--child", choices=("generated", "hand"), help=argparse.SUPPRESS)
     ap.add_argument("--hand-dir", help=argparse.SUPPRESS)
