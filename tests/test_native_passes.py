@@ -170,7 +170,19 @@ def test_a_list_of_numbers_made_empty_or_copied_is_a_stack_and_one_used_otherwis
     assert "grows = [0][:0]" in text and "for q in grows:" in text                # grows as it is looped over
 
 
-def _lowered(rulebook: str):
+class _Signed(ast.NodeTransformer):
+    """np.uint64(x) -> x: the indexes as the passes before indexes.py left them."""
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np" and f.attr == "uint64":
+            return node.args[0]
+        return node
+
+
+def _lowered(rulebook: str, plain: bool = True):
+    """The functions of a rulebook's native module; `plain`: with its indexes as the passes the
+    tests below are about wrote them (before indexes.py wraps them in np.uint64)."""
     from unorules.codegen.generated import Program
     from unorules.native.rng import SplitMix
     from unorules.native.source import module_source
@@ -178,6 +190,8 @@ def _lowered(rulebook: str):
     spec = RunSpec(rulebook, players=4, seed=1, agents=("random",), rounds="single")
     program = Program(make_game(spec), ("random",) * 4, "counted", rng=SplitMix)
     tree = ast.parse(module_source(program, 4))
+    if plain:
+        tree = _Signed().visit(tree)
     return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
 
 
@@ -233,15 +247,44 @@ def test_rlcard_s_turn_knows_whether_it_draws_before_its_pick_and_picks_a_play_b
     assert len(picks) == 1
 
 
-def test_a_row_by_the_current_colour_is_read_with_an_unsigned_index():
-    """`T[color + 1]` (NO_COLOR reads row 0) is lowered to `T[np.uint64(color + 1)]`: the same row for
-    every colour, and no wrap of a negative index on the turn's chain (expressions.py); other
-    indexes keep Python's wrap (a pile's top is its item -1)."""
-    text = ast.unparse(_lowered("rlcard")["play_game"])
-    assert "color + 1" in text
-    rows = text.count("[np.uint64(color + 1), ")
-    assert rows >= 3 and rows == text.count("color + 1")          # the legal set, the target, the block
-    assert "FACES_TO[np.uint64(color + 1), CKIND[" in text
+def test_every_index_computed_at_run_time_is_read_unsigned_and_numbers_keep_their_meaning():
+    """indexes.py, the last pass: an index that is not a number written in the code is wrapped in
+    np.uint64 (numba writes no wrap of a negative index for it, and its bounds check raises on
+    one), in reads and in stores, each index of a tuple on its own; numbers (-1: the end), slices
+    and indexes already unsigned are kept."""
+    from unorules.native.indexes import indexes_unsigned
+    fn = _fn("""
+        def f(a, g, t, i, j):
+            a[i] += 1
+            g[i + 1, j] = a[-1] + a[0] + t[CKIND[i]]
+            g[:] = 0
+            g[i, :] = 0
+            return a[np.uint64(j)]
+    """)
+    text = ast.unparse(indexes_unsigned(fn))
+    assert "a[np.uint64(i)] += 1" in text
+    assert "g[np.uint64(i + 1), np.uint64(j)] = a[-1] + a[0] + t[np.uint64(CKIND[np.uint64(i)])]" in text
+    assert "g[:] = 0" in text and "g[np.uint64(i), :] = 0" in text
+    assert "return a[np.uint64(j)]" in text and "np.uint64(np.uint64(" not in text
+
+
+def test_rlcard_s_native_game_reads_every_computed_index_unsigned():
+    """In rlcard's whole native module, the legal set's row by the colour included, no index
+    computed at run time is left signed (source.py runs indexes.py last, after every pass that
+    makes subscripts)."""
+    fns = _lowered("rlcard", plain=False)
+    computed = []
+    for fn in fns.values():
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Subscript):
+                elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                computed += [e for e in elts if not isinstance(e, ast.Slice) and not (
+                    isinstance(e, ast.Constant) or isinstance(e, ast.UnaryOp) and isinstance(e.operand, ast.Constant))]
+    assert len(computed) > 50
+    signed = [ast.unparse(e) for e in computed if not ast.unparse(e).startswith("np.uint64(")]
+    assert not signed, signed
+    text = ast.unparse(fns["play_game"])
+    assert "FACES_TO[np.uint64(color + 1), np.uint64(CKIND[np.uint64(n_top(discard_top_))])]" in text
 
 
 def test_the_batch_s_names_are_fresh_and_a_game_of_another_shape_is_not_native():

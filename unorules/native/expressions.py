@@ -17,17 +17,6 @@ DROPPED = {"log"}
 OUTCOME_ERROR = 2
 
 
-def _is_color_row(index) -> bool:
-    """`color + 1`: a row by the current colour (NO_COLOR, -1, reads row 0). Read with an unsigned
-    index, it is the same row, and numba writes no wrap of a negative index on the turn's chain from
-    one card to the next legal set (rlcard +1.7%, bench/native_ab.py). A colour below NO_COLOR,
-    which no rule makes (every colour assigned is a table's, a side's, or checked by set_color),
-    would raise IndexError where Python reads a row from the end; the game would then be played
-    again by the Python reference (program.py), so it still ends as the reference's does."""
-    return (isinstance(index, ast.BinOp) and isinstance(index.op, ast.Add) and isinstance(index.left, ast.Name)
-            and index.left.id == "color" and isinstance(index.right, ast.Constant) and index.right.value == 1)
-
-
 class ExprLowering(ast.NodeTransformer):
     """One statement's expressions; loops it hoists go into `pre`, before the statement."""
 
@@ -86,9 +75,6 @@ class ExprLowering(ast.NodeTransformer):
             return ast.Subscript(value=_name("OTHERS"), slice=self._direction(node.slice), ctx=ast.Load())
         node.value = self.visit(node.value)
         node.slice = self.visit(node.slice)
-        if _is_color_row(node.slice):
-            node.slice = ast.Call(func=ast.Attribute(value=_name("np"), attr="uint64", ctx=ast.Load()),
-                                  args=[node.slice], keywords=[])
         # T[i][j] of a 2-D table or grid -> T[i, j]: one index, no row view made between
         if isinstance(node.value, ast.Subscript) and not isinstance(node.value.slice, (ast.Slice, ast.Tuple)) \
                 and not isinstance(node.slice, (ast.Slice, ast.Tuple)) and self._is_2d(node.value.value):

@@ -16,7 +16,8 @@ What the lowering changes (every other construct is kept as written, and numba c
     max(range(N), key=lambda q: (...)) -> a loop
     (p,) + OTHERS[d][p]               -> CYCLE[(d + 1) >> 1][p], a table of the seats in turn order
     OUTCOME_NAMES[k], ERROR           -> their codes
-    T[color + 1]                      -> T[np.uint64(color + 1)]: a row by the colour, no negative wrap
+    a[i], an index computed at run time -> a[np.uint64(i)]: no wrap of a negative index; it raises
+                                         (indexes.py, after every other pass)
     a key tuple compared with `>`     -> one local per component, compared in order
     raise ...                         -> raise NativeStop(), out of the compiled code
     try: ... except (a stall, an error) -> the body alone: the game that raises is played again by

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from .batch import games_loop
+from .indexes import indexes_unsigned
 from .loops import faces_as_bit_loops, option_walks_as_picks
 from .lower import ROW_FIELDS, Lowering
 from .scratch import batch_arrays, copies_as_calls, picks_as_below, ranges_as_arrays
@@ -44,6 +45,7 @@ def module_source(program, players: int) -> str:
     fns[-1] = games_loop(fns[-1])                          # the batch's loop, in play_game (batch.py)
     fns[-1] = _arrays_made_first(fns[-1], scratch)
     fns[-1] = tops_in_locals(fns[-1], fns[:-1])            # a pile's top card in a local (tops.py)
+    fns = [indexes_unsigned(f) for f in fns]               # last: no wrap of a negative index (indexes.py)
     stores, loads = set(), set()
     for f in fns:
         stores |= {a.arg for a in f.args.args}
@@ -71,7 +73,7 @@ def module_source(program, players: int) -> str:
     lines += [emit(name, value, words) for name, value in consts.items()]
     lines += ["", "",
               "@njit(**JIT)", "def n_hand_points_of(g, q):", "    t = 0", "    for f in range(NFACES):",
-              "        t += POINTS[f] * g[q, f]", "    return t", "", "",
+              "        t += POINTS[np.uint64(f)] * g[np.uint64(q), np.uint64(f)]", "    return t", "", "",
               "@njit(**JIT)", "def n_seat(q):", "    if q < 0 or q >= N:", "        raise NativeStop()", "    return q"]
     for f in fns:
         lines += ["", "", "@njit(**JIT)", ast.unparse(f)]
