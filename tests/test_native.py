@@ -99,30 +99,45 @@ def fuzzed_spec(seed: int, folder: Path) -> RunSpec:
     return RunSpec(str(path), players=rng.randint(2, 5), agents=agents, rounds="single", seed=seed)
 
 
-def test_a_row_by_colour_read_unsigned_is_the_reference_s_row_and_raises_below_no_color(cache):
-    """rlcard's legal set, as the lowering writes it (`FACES_TO[np.uint64(color + 1), ...]`), compiled
+def test_an_index_read_unsigned_is_the_reference_s_cell_and_a_negative_one_raises(cache):
+    """rlcard's legal set, as the lowering writes it (every index np.uint64: indexes.py), compiled
     with the program's own tables and JIT options: the reference's row for NO_COLOR and every
-    colour, over every top; a colour below NO_COLOR (no rule makes one) raises IndexError, which
-    the program answers by playing the game again in Python (program.py's RAISED)."""
+    colour, over every top; a colour below NO_COLOR or a seat of -1, which Python would read from
+    the end, raise IndexError instead, which the program answers by playing the game again in
+    Python (program.py's RAISED), so the game still ends as the reference's does."""
     import numpy as np
     from numba import njit
     from unorules.native.program import RAISED
     from unorules.native.runtime import JIT
     prog = native_of(RunSpec("rlcard", players=4, agents=("random",), rounds="single"))
-    line = next(l.strip() for l in prog.source.splitlines() if l.strip().startswith("legal = hm[p] & FACES_TO["))
+    line = next(l.strip() for l in prog.source.splitlines() if l.strip().startswith("legal = hm[np.uint64(p)] & "))
     assert "FACES_TO[np.uint64(color + 1), " in line
     scope = dict(vars(prog.module))
     exec(f"def legal_of(hm, p, color, discard_top_):\n    {line}\n    return legal\n", scope)
     legal_of = njit(**{**JIT, "cache": False})(scope["legal_of"])
     ref = Program(make_game(RunSpec("rlcard", players=4, agents=("random",), rounds="single")),
                   ("random",) * 4, "counted", rng=SplitMix).namespace
-    hm = np.array([-1, 0], np.int64)                    # a hand of every face (as int64 reads 54 bits)
+    hm = np.array([-1, 0], np.int64)                    # a hand of every face
     for color in range(-1, len(ref["SIDE_COLORS"])):
         for top in range(len(ref["CKIND"])):
-            want = ref["FACES_TO"][color + 1][ref["CKIND"][top]]
-            assert legal_of(hm, 0, color, top) == want, (color, top)
-    with pytest.raises(RAISED):
-        legal_of(hm, 0, -2, 0)
+            assert legal_of(hm, 0, color, top) == ref["FACES_TO"][color + 1][ref["CKIND"][top]], (color, top)
+    for color, p in ((-2, 0), (0, -1)):                 # Python: the last row, the last seat
+        with pytest.raises(RAISED):
+            legal_of(hm, p, color, 0)
+
+
+def test_native_code_refuses_to_run_with_numba_s_bounds_checks_turned_off(monkeypatch):
+    """NUMBA_BOUNDSCHECK=0 turns numba's bounds checks off in every function; native code relies on
+    them (a wrong or negative index raises, and the reference plays that game), so `native` says
+    why it cannot run and `auto` stays counted."""
+    from numba.core import config
+    from unorules.runs import simulation
+    monkeypatch.setattr(config, "BOUNDSCHECK", 0)
+    code, out, err = run_cli("simulate", "rlcard", "-n", "10", "--simulator", "native")
+    assert code != 0 and "NUMBA_BOUNDSCHECK=0" in err and "Traceback" not in err
+    spec = RunSpec("rlcard", players=4, agents=("random",), rounds="single", simulator="auto")
+    game = make_game(spec)
+    assert simulation.resolve_simulator(spec, game, simulation.NATIVE_FROM).simulator != "native"
 
 
 @pytest.mark.parametrize("k", range(3))

@@ -29,11 +29,17 @@ ROUNDS_PER_GAME = 8            # the rounds buffer's first size per game (it gro
 
 
 def available() -> str | None:
-    """None when numba can be imported; else why not."""
+    """None when numba can be imported and checks bounds; else why not. Native code relies on
+    numba's bounds checks (JIT's boundscheck): a wrong index raises, and the game is played again
+    by the Python reference. NUMBA_BOUNDSCHECK=0 turns them off for every function, so a wrong
+    index (or a negative one: indexes.py reads them unsigned) would read memory instead."""
     try:
         importlib.import_module("numba")
     except ImportError:
         return "numba is not installed (pip install 'unorules[native]')"
+    from numba.core import config
+    if config.BOUNDSCHECK == 0:
+        return "a run with NUMBA_BOUNDSCHECK=0: native code relies on numba's bounds checks (unset it)"
     return None
 
 
