@@ -67,7 +67,8 @@ def replace_once(source: str, old: str, new: str, what: str) -> str:
 
 # ---- generated code (the native program of a rulebook) ----------------------------------------
 
-TURN_LOOKUP = re.compile(r"^(?P<indent>\s*)legal = hm\[p\] & (?P<table>\w+)\[color \+ 1, ", re.M)
+TURN_LOOKUP = re.compile(r"^(?P<indent>\s*)legal = hm\[(?:np\.uint64\(p\)|p)\] & (?P<table>\w+)"
+                         r"\[(?:np\.uint64\(color \+ 1\)|color \+ 1), ", re.M)     # indexes unsigned (indexes.py) or not
 
 
 def generated_variant(source: str, kind: str, work: int) -> str:
@@ -84,7 +85,7 @@ def generated_variant(source: str, kind: str, work: int) -> str:
                             "            stalled = True\n            while False:\n                if override >= 0:",
                             "the round's loop over turns")
     if kind == "chain":
-        s = source[:m.start()] + m.group(0).replace("[color + 1, ", f"[{chained('color', 'one_', 'zero_')} + 1, ") + source[m.end():]
+        s = source[:m.start()] + m.group(0).replace("color + 1", f"{chained('color', 'one_', 'zero_')} + 1", 1) + source[m.end():]
         return replace_once(s, top, "    zero_ = b_seeds.shape[0] >> 62\n    one_ = 1 + zero_\n" + top,
                             "play_game's loop over games")
     s = source[:m.start()] + work_lines(indent, "hm[p]", "color", work) + source[m.start():]
