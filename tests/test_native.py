@@ -115,8 +115,7 @@ def test_an_index_read_unsigned_is_the_reference_s_cell_and_a_negative_one_raise
     scope = dict(vars(prog.module))
     exec(f"def legal_of(hm, p, color, discard_top_):\n    {line}\n    return legal\n", scope)
     legal_of = njit(**{**JIT, "cache": False})(scope["legal_of"])
-    ref = Program(make_game(RunSpec("rlcard", players=4, agents=("random",), rounds="single")),
-                  ("random",) * 4, "counted", rng=SplitMix).namespace
+    ref = prog.reference.namespace                      # the counted program the native one was lowered from
     hm = np.array([-1, 0], np.int64)                    # a hand of every face
     for color in range(-1, len(ref["SIDE_COLORS"])):
         for top in range(len(ref["CKIND"])):

@@ -173,11 +173,9 @@ def test_a_list_of_numbers_made_empty_or_copied_is_a_stack_and_one_used_otherwis
 class _Signed(ast.NodeTransformer):
     """np.uint64(x) -> x: the indexes as the passes before indexes.py left them."""
     def visit_Call(self, node):
+        from unorules.native.indexes import is_unsigned
         self.generic_visit(node)
-        f = node.func
-        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np" and f.attr == "uint64":
-            return node.args[0]
-        return node
+        return node.args[0] if is_unsigned(node) else node
 
 
 def _lowered(rulebook: str, plain: bool = True):
@@ -272,16 +270,16 @@ def test_rlcard_s_native_game_reads_every_computed_index_unsigned():
     """In rlcard's whole native module, the legal set's row by the colour included, no index
     computed at run time is left signed (source.py runs indexes.py last, after every pass that
     makes subscripts)."""
+    from unorules.native.indexes import is_number, is_unsigned
     fns = _lowered("rlcard", plain=False)
     computed = []
     for fn in fns.values():
         for node in ast.walk(fn):
             if isinstance(node, ast.Subscript):
                 elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-                computed += [e for e in elts if not isinstance(e, ast.Slice) and not (
-                    isinstance(e, ast.Constant) or isinstance(e, ast.UnaryOp) and isinstance(e.operand, ast.Constant))]
+                computed += [e for e in elts if not isinstance(e, ast.Slice) and not is_number(e)]
     assert len(computed) > 50
-    signed = [ast.unparse(e) for e in computed if not ast.unparse(e).startswith("np.uint64(")]
+    signed = [ast.unparse(e) for e in computed if not is_unsigned(e)]
     assert not signed, signed
     text = ast.unparse(fns["play_game"])
     assert "FACES_TO[np.uint64(color + 1), np.uint64(CKIND[np.uint64(n_top(discard_top_))])]" in text

@@ -28,18 +28,20 @@ from __future__ import annotations
 import ast
 
 
-def _is_number(e) -> bool:
+def is_number(e) -> bool:
+    """An int written in the code (-1 included): an index whose meaning is kept."""
     return (isinstance(e, ast.Constant) and type(e.value) is int) or (
-        isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)) and _is_number(e.operand))
+        isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)) and is_number(e.operand))
 
 
-def _is_unsigned(e) -> bool:
+def is_unsigned(e) -> bool:
+    """`np.uint64(x)`."""
     return (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Name)
             and e.func.value.id == "np" and e.func.attr == "uint64")
 
 
 def _unsigned(e):
-    if isinstance(e, (ast.Slice, ast.Starred)) or _is_number(e) or _is_unsigned(e):
+    if isinstance(e, ast.Slice) or is_number(e) or is_unsigned(e):
         return e
     return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="uint64", ctx=ast.Load()),
                     args=[e], keywords=[])

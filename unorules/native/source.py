@@ -26,6 +26,7 @@ BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "l
             "Exception", "np"}
 MADE_HERE = {"n_hand_points_of", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
 ROW = len(ROW_FIELDS)           # then the scores, then who sits at each seat
+HAND_POINTS = "def n_hand_points_of(g, q):\n    t = 0\n    for f in range(NFACES):\n        t += POINTS[f] * g[q, f]\n    return t"
 
 
 def module_source(program, players: int) -> str:
@@ -72,8 +73,7 @@ def module_source(program, players: int) -> str:
              f"from unorules.native.runtime import {', '.join(RUNTIME)}", ""]
     lines += [emit(name, value, words) for name, value in consts.items()]
     lines += ["", "",
-              "@njit(**JIT)", "def n_hand_points_of(g, q):", "    t = 0", "    for f in range(NFACES):",
-              "        t += POINTS[np.uint64(f)] * g[np.uint64(q), np.uint64(f)]", "    return t", "", "",
+              "@njit(**JIT)", ast.unparse(indexes_unsigned(parse_stmts(HAND_POINTS)[0])), "", "",
               "@njit(**JIT)", "def n_seat(q):", "    if q < 0 or q >= N:", "        raise NativeStop()", "    return q"]
     for f in fns:
         lines += ["", "", "@njit(**JIT)", ast.unparse(f)]
