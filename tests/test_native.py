@@ -406,7 +406,7 @@ def test_a_batch_s_rows_are_counted_in_one_compiled_pass_as_add_game_counts_them
     round and of several, games won, stalled and lost to errors, tracked cards; and batches of
     no game and one. Arrays of another shape are refused, not written past."""
     import numpy as np
-    from unorules.native.tally import BINS, histograms, tally
+    from unorules.native.tally import BINS, histograms, tally, values_outside
     rng = random.Random(11)
     for games, players in ((0, 4), (1, 2), (3000, 3), (500, 6)):
         fields = 13
@@ -448,20 +448,25 @@ def test_a_batch_s_rows_are_counted_in_one_compiled_pass_as_add_game_counts_them
                 if won:
                     expect["winning_score"][scores[winner]] += 1
         h = len(expect)
-        arrays = (np.full(fields, 7, np.int64), np.full((h, BINS), 7, np.int64),
-                  np.full((h, max(games, len(rounds), 1)), 7, np.int64), np.full(h, 7, np.int64),
-                  np.full(2, 7, np.int64))         # what a batch before left in them
+        arrays = (np.zeros(fields, np.int64), np.zeros((h, BINS), np.int64),
+                  np.full((h, max(games, len(rounds), 1)), 7, np.int64), np.zeros(h, np.int64),
+                  np.zeros(2, np.int64))
         rows_a = np.array(rows, np.int64).reshape(games, fields + 2 * players)
-        tally(rows_a, np.array(rounds, np.int64).reshape(len(rounds), 2), np.array(starts, np.int64),
-              players, fields, *arrays)
+        rounds_a, starts_a = np.array(rounds, np.int64).reshape(len(rounds), 2), np.array(starts, np.int64)
         totals, bins, values, used, tracked = arrays
-        got = histograms(bins, values, used)
+        half, outside = games // 2, {}         # counted in two parts into the same counts, as summarise's pieces are
+        tally(rows_a[:half], rounds_a, starts_a[:half], players, fields, *arrays)
+        if games > 1:
+            values_outside(values, used, outside)
+            assert not used.any() and (games < 3000 or outside)
+        tally(rows_a[half:], rounds_a, starts_a[half:], players, fields, *arrays)
+        got = histograms(bins, values, used, outside)
         assert got == {k: dict(v) for k, v in expect.items()}
         assert all(type(k) is int and type(v) is int for c in got.values() for k, v in c.items())
         assert totals.tolist() == [sum(r[f] for r in rows) for f in range(fields)]
         assert tracked.tolist() == tracked_expect
         if games == 3000:          # the test's values reach past the bins, on both sides
-            assert used[3] and used[4] and used[7]
+            assert used[3] and used[4] and used[7] and {"round_turns", "round_drawn", "winning_score"} <= set(outside)
     with pytest.raises(ValueError):
         tally(np.zeros((3, 20), np.int64), np.zeros((3, 2), np.int64), np.zeros(3, np.int64), 4, 13,
               *arrays)
@@ -510,6 +515,33 @@ def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it()
         n_rows_sort(rows)
         assert [tuple(r) for r in rows[1:n + 1].tolist()] == sorted(items)
         assert (rows[n + 1:] == -7).all() and rows[0, 0] == n
+
+
+def test_a_chunk_is_played_and_counted_in_pieces_that_add_up_to_the_whole(monkeypatch):
+    """summarise plays and counts PIECE games at a time into counts kept across the pieces (their
+    rows stay in cache). In pieces of 7 games, with histograms of 8 bins (so that most values are
+    counted apart, and moved out between pieces) and a rounds buffer of one round a game (so that
+    matches grow it mid-chunk), a chunk's summary is the one it has in one piece, and the
+    reference's games added one by one."""
+    import unorules.native.program as native_program_module
+    import unorules.native.tally as tally_module
+    from unorules.runs.simulation import game_seeds
+    from unorules.runs.stats import Summary
+    spec = RunSpec("official", players=4, agents=("random",), track=("wild",))
+    names = seat_agents(spec)
+    seeds = game_seeds(5, 0, 60)
+    whole = native_of(spec).summarise(Summary(), seeds, names)
+    expect = Summary()
+    program = native_of(spec)
+    for s in seeds:
+        expect.add_game(program.reference.play(int(s), names), names)
+    assert whole == expect and whole.games == 60 and whole.rounds > 60 and whole.tracked_players
+    monkeypatch.setattr(native_program_module, "PIECE", 7)
+    monkeypatch.setattr(native_program_module, "ROUNDS_PER_GAME", 1)
+    monkeypatch.setattr(tally_module, "BINS", 8)
+    assert program.summarise(Summary(), seeds, names) == expect
+    assert program._kept_tally[1].shape[1] == 8 and program._kept[2].shape[0] > 16     # bins of 8; rounds grown
+    assert program.summarise(Summary(), seeds[:9], names) == program.summarise(Summary(), seeds[:9], names)
 
 
 def test_a_chunk_summarised_in_the_arrays_of_the_chunk_before_counts_only_its_own_games():

@@ -9,6 +9,8 @@ they are the counts Summary.add_game makes game by game: tests/test_native.py ho
 equal."""
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 from numba import njit
 
@@ -23,21 +25,19 @@ F_OUTCOME, F_WINNER, F_ROUND, F_TRACKED, F_ROUNDS = 0, 1, 2, 11, 12
 
 @njit(cache=True, nogil=True, boundscheck=True)
 def tally(rows, rounds, starts, players, fields, totals, bins, values, used, tracked):
-    """Count games rows[0..] into totals (each of the first `fields` fields' sum), bins[h, v]
-    (how many values v histogram h has, for 0 <= v < bins.shape[1]), values[h, :used[h]] (its
-    values outside those, in order) and tracked[0] (the seats that played a tracked card),
-    tracked[1] (... and won). A row holds `fields` fields, then each seat's score, then the
-    original seat of each seat; game g's rounds are rounds[starts[g]:starts[g] + its F_ROUNDS].
-    The counting is written out here, not in a helper: a compiled call handed these arrays
-    counts references to them, at each value (it made this pass 30 times slower)."""
+    """Add games rows[0..] to totals (each of the first `fields` fields' sum), bins[h, v] (how
+    many values v histogram h has, for 0 <= v < bins.shape[1]), values[h, used[h]:] (its values
+    outside those, in order; used[h] grows) and tracked[0] (the seats that played a tracked
+    card), tracked[1] (... and won): the caller zeroes them to start a count, and empties
+    `values` (values_outside) before they would overflow. A row holds `fields` fields, then
+    each seat's score, then the original seat of each seat; game g's rounds are
+    rounds[starts[g]:starts[g] + its F_ROUNDS]. The counting is written out here, not in a
+    helper: a compiled call handed these arrays counts references to them, at each value (it
+    made this pass 30 times slower)."""
     h_all = len(HISTOGRAMS)
     if rows.shape[1] != fields + 2 * players or totals.shape[0] != fields or bins.shape[0] != h_all \
             or values.shape[0] != h_all or used.shape[0] != h_all or tracked.shape[0] != 2:
         raise ValueError("tally: the arrays' shapes do not fit the rows")
-    totals[:] = 0
-    bins[:] = 0
-    used[:] = 0
-    tracked[:] = 0
     cells = bins.shape[1]
     every = (1 << players) - 1
     game = np.zeros(h_all, np.int64)           # this game's value of each histogram it counts in
@@ -91,16 +91,28 @@ def tally(rows, rounds, starts, players, fields, totals, bins, values, used, tra
                     used[h] += 1
 
 
-def histograms(bins, values, used) -> dict:
+def histograms(bins, values, used, outside: dict | None = None) -> dict:
     """{name: {value: count}} of each of tally's histograms, as Python ints (what a Counter is
-    updated with): its bins, and its values outside them counted apart."""
+    updated with): its bins, its values outside them counted apart, and the counts `outside`
+    (values_outside's, of values emptied before) added."""
     counted = {}
     for h, name in enumerate(HISTOGRAMS):
         found = np.flatnonzero(bins[h])
         counted[name] = dict(zip(found.tolist(), bins[h, found].tolist()))
+        more = Counter(outside.get(name, {}) if outside else {})
         if used[h]:
-            counted[name].update(_counts(values[h, :used[h]]))
+            more.update(_counts(values[h, :used[h]]))
+        counted[name].update(more)          # bins and values outside them never share a value
     return counted
+
+
+def values_outside(values, used, outside: dict) -> None:
+    """Move the values tally wrote outside the bins into `outside` ({name: Counter}), and empty
+    them (used[:] = 0), so that the next rows' values fit."""
+    for h, name in enumerate(HISTOGRAMS):
+        if used[h]:
+            outside.setdefault(name, Counter()).update(_counts(values[h, :used[h]]))
+    used[:] = 0
 
 
 def _counts(values) -> dict:

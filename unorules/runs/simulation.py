@@ -158,7 +158,8 @@ _PROGRAMS: dict = {}       # per process: (game, agents) -> the generated simula
 # auto's threshold: past a cold compile's break-even (9-63 s) for most rulebooks (docs/performance.md)
 NATIVE_FROM = 50_000
 NATIVE_CHUNK = 20_000      # native workers' chunks: a chunk's games cost microseconds each
-NATIVE_BATCH = 50_000      # native games played and summarised at once (numpy's per-call costs: 10,000 a batch cost 5%)
+NATIVE_BATCH = 50_000      # native games summarised at once (Python's per-batch costs; summarise plays and counts
+                           # them in pieces of native.program.PIECE, whose rows stay in cache)
 
 
 def native_program(game: Game, spec: RunSpec):
