@@ -237,8 +237,9 @@ class NativeProgram:
         """Add the games of these seeds to a stats.Summary, as Summary.add_game would one by one.
         They are played and counted (tally.py, compiled) PIECE games at a time, into counts kept
         across the pieces: a piece's rows and rounds stay in the core's cache between the game that
-        writes them and the count that reads them (at 50,000 games a batch, the rows went out to
-        memory and back: 9% of rlcard's time)."""
+        writes them and the count that reads them (at 50,000 games a batch, about 9 MB for rlcard,
+        they went out to memory and back; in pieces, rlcard's run_range went from 0.830 to 0.847 of
+        the sketch's hand-written numba game)."""
         from .tally import histograms, tally, values_outside
         players, n = self.game.players, len(seeds)
         errors, outside = {}, {}

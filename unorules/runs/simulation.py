@@ -155,7 +155,7 @@ SIMULATORS = ("auto", "native", "counted", "generated", "engine")
 # generated: generated code that plays the engine's games, event for event
 # engine: the agenda interpreter
 _PROGRAMS: dict = {}       # per process: (game, agents) -> the generated simulator, or why there is none
-# auto's threshold: past a cold compile's break-even (9-63 s) for most rulebooks (docs/performance.md)
+# auto's threshold: past a cold compile's break-even (9-151 s) for every rulebook but the fastest to play (docs/performance.md)
 NATIVE_FROM = 50_000
 NATIVE_CHUNK = 20_000      # native workers' chunks: a chunk's games cost microseconds each
 NATIVE_BATCH = 50_000      # native games summarised at once (Python's per-batch costs; summarise plays and counts
