@@ -517,6 +517,21 @@ def test_a_list_is_sorted_by_a_loop_of_runtime_py_in_the_order_python_sorts_it()
         assert (rows[n + 1:] == -7).all() and rows[0, 0] == n
 
 
+def test_rlcard_s_skip_and_reverse_are_selects_and_its_games_are_the_reference_s():
+    """rlcard's skip and reverse, when played and when turned up, are done without a branch on
+    the card's kind (the predictor missed about 19 times a game on those jumps); its draw two and
+    wilds stay in the chain; the games are the reference's, game for game."""
+    from unorules.runs.simulation import game_seeds
+    program = native_of(RunSpec("rlcard", players=4, agents=("random",), rounds="single"))
+    game = program.source[program.source.index("def play_game("):]
+    assert game.count("direction = -direction if k == 11 else direction") == 2
+    assert game.count("skips[np.uint64(p59)] = 1 if k == 10 and p59 != NONE else skips[np.uint64(p59)]") == 1
+    assert "if HAS_PLAY_LEFT[np.uint64(k)]:" in game and "if HAS_PLAY[" not in game
+    assert "k == 12:" in game and "k == 13:" in game and "k == 14:" in game
+    rows, wrong = program.differing(game_seeds(7, 0, 300))
+    assert not wrong and program.replayed == 0
+
+
 def test_a_chunk_is_played_and_counted_in_pieces_that_add_up_to_the_whole(monkeypatch):
     """summarise plays and counts PIECE games at a time into counts kept across the pieces (their
     rows stay in cache). In pieces of 7 games, with histograms of 8 bins (so that most values are

@@ -1,5 +1,5 @@
 """The native lowering's passes that take numba's bookkeeping out of the hot path (scratch.py,
-stacks.py, rows.py, loops.py, the round lists and the unrolled list loops of lower.py). They are syntax-tree passes and
+stacks.py, rows.py, loops.py, predicate.py, the round lists and the unrolled list loops of lower.py). They are syntax-tree passes and
 need no numba: these tests run everywhere. That the lowered code still plays its reference's very
 games is held by tests/test_native.py and bench/native_check.py."""
 from __future__ import annotations
@@ -764,3 +764,119 @@ def test_a_pile_whose_top_is_read_only_where_it_changes_gets_no_local():
     assert "pile_top_" not in text
     assert "pile[n_cell(pile[0], jx)] = pile[n_cell(pile[0], -1)]" in text
     assert "out[g] = n_top(discard_top_)" in text and "discard_top_ = f" in text
+
+
+_EFFECTS = """
+    def f(k, p, direction, override, start):
+        skips = np.zeros(N, np.int64)
+        for q in range(N):
+            skips[q] = start[q]
+        first = p
+        if HAS[k]:
+            if k == 10:
+                t = (p + direction) % N
+                if t != NONE:
+                    skips[t] = 1
+            elif k == 11:
+                direction = -direction
+                override = first
+                if N == 4:
+                    t2 = (p + direction) % N
+                    if t2 != NONE:
+                        skips[t2] = 3
+            elif k == 12:
+                skips[0] = len(start)
+            elif k == 13:
+                skips[p] = 2
+            elif k == 9:
+                direction = 5
+            elif k == 8:
+                if direction > 0:
+                    direction = direction - 1
+        return direction, override, [int(x) for x in skips]
+"""
+_HAS = [0] * 8 + [1, 0, 1, 1, 1, 1]
+
+
+def test_a_kind_s_simple_effects_are_selects_that_play_every_kind_as_the_chain_did():
+    """predicate.py: in `if HAS[k]: if k == 10: ... elif k == 11: ...`, a case of assignments and
+    `if`s whose expressions cannot raise, writing a seat array at `e % N` and names defined on
+    every path, is done on every play as selects (`x = e if k == K else x`), and the guard reads
+    a copy of its table without those kinds. A call, an index not proven in range, a test whose
+    names its body changes, and a kind whose table entry is 0 stay in the chain. Both functions,
+    run as Python over every kind and state, return the same."""
+    import copy
+    import itertools
+    import types
+    from unorules.native.predicate import effects_without_branches
+    np = types.SimpleNamespace(zeros=lambda n, dtype: [0] * n, int64=int)     # numpy need not be installed
+    before = _fn(_EFFECTS)
+    after, made = effects_without_branches(copy.deepcopy(before), {"HAS": _HAS})
+    text = ast.unparse(after)
+    assert made == {"HAS_LEFT": [0] * 8 + [1, 0, 0, 0, 1, 1]}
+    assert "t = (p + direction) % N\n    skips[t] = 1 if k == 10 and t != NONE else skips[t]" in text
+    assert "direction = -direction if k == 11 else direction" in text
+    assert "override = first if k == 11 else override" in text
+    assert "t2 = (p + direction) % N\n    skips[t2] = 3 if k == 11 and N == 4 and (t2 != NONE) else skips[t2]" in text
+    assert "if HAS_LEFT[k]:\n        if k == 12:" in text
+    assert "k == 10:" not in text and "k == 11:" not in text
+    for kept in ("elif k == 13:", "elif k == 9:", "elif k == 8:", "skips[0] = len(start)", "skips[p] = 2"):
+        assert kept in text
+    runs = {}
+    for name, fn, table in (("before", before, {"HAS": _HAS}), ("after", after, {"HAS_LEFT": made["HAS_LEFT"]})):
+        space = {"np": np, "N": 4, "NONE": -(1 << 62), **table}
+        exec(compile(ast.Module(body=[fn], type_ignores=[]), "<test>", "exec"), space)
+        runs[name] = space["f"]
+    cases = 0
+    for k, p, direction, override, start in itertools.product(range(14), range(4), (1, -1, 3), (-1, 2), ([0, 0, 0, 0], [0, 2, 1, 0])):
+        assert runs["before"](k, p, direction, override, start) == runs["after"](k, p, direction, override, start)
+        cases += 1
+    assert cases == 14 * 4 * 3 * 2 * 2
+
+
+@pytest.mark.parametrize("case", [
+    "t = u\nu = 1",                                      # reads its own name before binding it
+    "if p > 0:\n    t = (p + 1) % N\nskips[t] = 1",      # reads its own name past the `if` that binds it
+    "t = (p + 1) % N\nt = (p + 2) % N\nskips[t] = 1",    # binds its own name twice
+    "skips[p] = 1",                                                   # an index not proven in range
+    "skips[(p + 1) // N] = 1",                                        # // N is not a seat
+    "direction = direction // d",                                     # may divide by zero
+    "direction = SIDE[p]",                                            # reads an array
+    "direction = given",                                              # a name not bound on every path here
+    "k = 3",                                                          # changes the kind
+    "if direction > 0:\n    direction = direction - 1",                   # a test its own body changes
+])
+def test_an_effect_that_could_raise_or_read_what_it_has_not_is_left_in_the_chain(case):
+    from unorules.native.predicate import effects_without_branches
+    fn = _fn(f"""
+        def f(k, p, d, direction, override):
+            skips = np.zeros(N, np.int64)
+            if p > 1:
+                given = 1
+            if HAS[k]:
+                if k == 1:
+                    {case.replace(chr(10), chr(10) + " " * 20)}
+                elif k == 2:
+                    direction = -direction
+            return direction, override, skips
+    """)
+    after, made = effects_without_branches(fn, {"HAS": [0, 1, 1], "SIDE": [1, 2]})
+    text = ast.unparse(after)
+    assert made == {"HAS_LEFT": [0, 1, 0]} and "if k == 1:" in text and "k == 2" in text.split("if HAS_LEFT")[0]
+
+
+def test_a_seat_array_bound_twice_or_a_function_that_binds_n_is_left_as_it_is():
+    from unorules.native.predicate import effects_without_branches
+    chain = """
+            if HAS[k]:
+                if k == 1:
+                    t = (p + 1) % N
+                    skips[t] = 1
+            return skips"""
+    twice = _fn("def f(k, p):\n    skips = np.zeros(N, np.int64)\n    skips = np.zeros(N, np.int64)" + textwrap.dedent(chain).replace("\n", "\n    "))
+    _, made = effects_without_branches(twice, {"HAS": [0, 1]})
+    assert made == {}
+    binds_n = _fn("def f(k, p):\n    N = 3\n    skips = np.zeros(N, np.int64)" + textwrap.dedent(chain).replace("\n", "\n    "))
+    _, made = effects_without_branches(binds_n, {"HAS": [0, 1]})
+    assert made == {}
+

@@ -10,6 +10,7 @@ from .batch import games_loop
 from .indexes import indexes_unsigned
 from .loops import faces_as_bit_loops, option_walks_as_picks
 from .lower import ROW_FIELDS, Lowering
+from .predicate import effects_without_branches
 from .scratch import batch_arrays, copies_as_calls, picks_as_below, ranges_as_arrays
 from .rows import rows_as_stacks
 from .stacks import as_stacks, lists_as_stacks
@@ -46,6 +47,8 @@ def module_source(program, players: int) -> str:
     fns[-1] = games_loop(fns[-1])                          # the batch's loop, in play_game (batch.py)
     fns[-1] = _arrays_made_first(fns[-1], scratch)
     fns[-1] = tops_in_locals(fns[-1], fns[:-1])            # a pile's top card in a local (tops.py)
+    tables = {k: v for k, v in ns.items() if k.isupper()}
+    fns[-1], guards = effects_without_branches(fns[-1], tables)   # simple effects as selects (predicate.py)
     fns = [indexes_unsigned(f) for f in fns]               # last: no wrap of a negative index (indexes.py)
     stores, loads = set(), set()
     for f in fns:
@@ -62,7 +65,9 @@ def module_source(program, players: int) -> str:
         raise NotNative("cards whose points are not whole numbers")
     consts = {"N": players, "NFACES": ns["NFACES"], "POINTS": points}
     for name in wanted:
-        if name in seats:
+        if name in guards:
+            consts[name] = guards[name]
+        elif name in seats:
             consts[name] = seats[name]
         elif name in ns and name.isupper():
             consts[name] = ns[name]
