@@ -18,6 +18,8 @@ What the lowering changes (every other construct is kept as written, and numba c
     OUTCOME_NAMES[k], ERROR           -> their codes
     a[i], an index computed at run time -> a[np.uint64(i)]: no wrap of a negative index; it raises
                                          (indexes.py, after every other pass)
+    if T[k]: if k == K: <simple effect> -> x = e if k == K else x on every play, and the guard
+                                         reads T without K (predicate.py: no branch on a kind)
     a key tuple compared with `>`     -> one local per component, compared in order
     raise ...                         -> raise NativeStop(), out of the compiled code
     try: ... except (a stall, an error) -> the body alone: the game that raises is played again by
