@@ -48,7 +48,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from .syntax import name_, parents
+from .syntax import assigned_names, bindings, name_, parents
 
 SAFE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor)
 SAFE_UNARY = (ast.USub, ast.UAdd, ast.Not, ast.Invert)
@@ -58,11 +58,12 @@ SEATS = "N"
 def effects_without_branches(fn: ast.FunctionDef, tables: dict) -> tuple[ast.FunctionDef, dict]:
     """play_game with the simple cases of each kind's effect chain done as selects (the module's
     docstring); returns it and the new guard tables ({name: list of 0/1})."""
-    bound = {t.id for n in ast.walk(fn) for t in _targets(n) if isinstance(t, ast.Name)} | {a.arg for a in fn.args.args}
+    bound = assigned_names(fn) | {a.arg for a in fn.args.args}
     if SEATS in bound:
         return fn, {}
     seat_arrays = _seat_arrays(fn)
     uses = _uses(fn)
+    module_names = set(uses) - bound                 # the module's constants and tables
     made: dict = {}
     above = parents(fn)
     for guard in [n for n in ast.walk(fn) if isinstance(n, ast.If)]:
@@ -70,7 +71,7 @@ def effects_without_branches(fn: ast.FunctionDef, tables: dict) -> tuple[ast.Fun
         if chain is None:
             continue
         table, kind, cases = chain
-        defined = _defined_at(guard, above, fn) | (set(_uses(fn)) - bound)     # and the module's names
+        defined = _defined_at(guard, above, fn) | module_names
         done = []
         for value, test_node, body in cases:
             if not tables[table][value]:
@@ -147,31 +148,17 @@ def _without(body: list, dropped: set) -> list:
 
 
 def _seat_arrays(fn: ast.FunctionDef) -> set:
-    """Names bound once in play_game, to np.zeros(N, ...): arrays of N cells, N the seats."""
-    bound: dict = {}
-    for n in ast.walk(fn):
-        for t in _targets(n):
-            if isinstance(t, ast.Name):
-                bound.setdefault(t.id, []).append(n)
+    """Names bound once in play_game, at its top, to np.zeros(N, ...): arrays of N cells, N the
+    seats."""
+    binds = bindings(fn)
     out = set()
     for st in fn.body:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
             v = st.value
             if isinstance(v, ast.Call) and ast.unparse(v.func) == "np.zeros" and v.args \
-                    and isinstance(v.args[0], ast.Name) and v.args[0].id == SEATS and len(bound[st.targets[0].id]) == 1:
+                    and isinstance(v.args[0], ast.Name) and v.args[0].id == SEATS and len(binds[st.targets[0].id]) == 1:
                 out.add(st.targets[0].id)
-    params = {a.arg for a in fn.args.args}
-    return out - params
-
-
-def _targets(n) -> list:
-    if isinstance(n, ast.Assign):
-        return [x for t in n.targets for x in (t.elts if isinstance(t, ast.Tuple) else [t])]
-    if isinstance(n, (ast.AugAssign, ast.AnnAssign)):
-        return [n.target]
-    if isinstance(n, (ast.For, ast.comprehension)):
-        return list(ast.walk(n.target))
-    return []
+    return out - {a.arg for a in fn.args.args}
 
 
 def _uses(fn: ast.FunctionDef) -> dict:
@@ -201,7 +188,7 @@ def _defined_at(node, above: dict, fn: ast.FunctionDef) -> set:
 def _binds(st) -> set:
     """Names a statement binds on every path through it (none through a loop, which may not run)."""
     if isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-        return {t.id for t in _targets(st) if isinstance(t, ast.Name)}
+        return assigned_names(st)
     if isinstance(st, ast.If) and st.orelse:
         return set().union(*map(_binds, st.body)) & set().union(*map(_binds, st.orelse))
     return set()
@@ -210,9 +197,9 @@ def _binds(st) -> set:
 def _as_selects(body: list, kind: str, value: int, seat_arrays: set, uses: dict, defined: set):
     """The case's statements as selects on `kind == value` (and its `if`s' tests), or None when
     the case is not simple (the module's docstring)."""
-    binds = [t.id for st in body for n in ast.walk(st) for t in _targets(n) if isinstance(t, ast.Name)]
+    binds = bindings(ast.Module(body=body, type_ignores=[]))
     own = {x for x in binds if uses.get(x, 0) == _count(body, x)}     # bound here and named nowhere else
-    once = {x for x in own if binds.count(x) == 1}
+    once = {x for x in own if len(binds[x]) == 1}
     bound_own: set = set()                  # its own names bound so far, in this block and those around it
     bound_mod: set = set()                  # ... and of those, the ones bound to `e % N`
     out: list = []
@@ -220,7 +207,7 @@ def _as_selects(body: list, kind: str, value: int, seat_arrays: set, uses: dict,
     def readable(e) -> bool:
         """Reads only names defined on every play here: the module's, those defined before the
         chain, and its own bound above in this block or one around it."""
-        return _safe(e, kind) and all(n.id in bound_own or (n.id in defined and n.id not in own)
+        return _safe(e) and all(n.id in bound_own or (n.id in defined and n.id not in own)
                                       for n in ast.walk(e) if isinstance(n, ast.Name))
 
     def when(conds: list) -> ast.expr:
@@ -229,7 +216,7 @@ def _as_selects(body: list, kind: str, value: int, seat_arrays: set, uses: dict,
     def walk(sts: list, conds: list) -> bool:
         for st in sts:
             if isinstance(st, ast.If):                  # its test, read again by each select under it
-                under = {t.id for b in st.body for n in ast.walk(b) for t in _targets(n) if isinstance(t, ast.Name)}
+                under = set().union(*map(assigned_names, st.body))
                 if st.orelse or not readable(st.test) or any(
                         isinstance(n, ast.Name) and n.id in under for n in ast.walk(st.test)):
                     return False
@@ -283,23 +270,23 @@ def _is_mod_seats(e) -> bool:
         and e.right.id == SEATS
 
 
-def _safe(e, kind: str) -> bool:
+def _safe(e) -> bool:
     """An expression that reads no array, calls nothing and cannot raise."""
     if isinstance(e, ast.Name):
         return True
     if isinstance(e, ast.Constant):
         return type(e.value) in (int, bool)
     if isinstance(e, ast.UnaryOp):
-        return isinstance(e.op, SAFE_UNARY) and _safe(e.operand, kind)
+        return isinstance(e.op, SAFE_UNARY) and _safe(e.operand)
     if isinstance(e, ast.BinOp):
         if isinstance(e.op, (ast.Mod, ast.FloorDiv)):
-            return isinstance(e.right, ast.Name) and e.right.id == SEATS and _safe(e.left, kind)
-        return isinstance(e.op, SAFE_BINOPS) and _safe(e.left, kind) and _safe(e.right, kind)
+            return isinstance(e.right, ast.Name) and e.right.id == SEATS and _safe(e.left)
+        return isinstance(e.op, SAFE_BINOPS) and _safe(e.left) and _safe(e.right)
     if isinstance(e, ast.Compare):
-        return _safe(e.left, kind) and all(_safe(c, kind) for c in e.comparators) \
+        return _safe(e.left) and all(_safe(c) for c in e.comparators) \
             and not any(isinstance(o, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for o in e.ops)
     if isinstance(e, ast.BoolOp):
-        return all(_safe(v, kind) for v in e.values)
+        return all(_safe(v) for v in e.values)
     if isinstance(e, ast.IfExp):
-        return _safe(e.test, kind) and _safe(e.body, kind) and _safe(e.orelse, kind)
+        return _safe(e.test) and _safe(e.body) and _safe(e.orelse)
     return False
