@@ -161,10 +161,10 @@ def _seat_arrays(fn: ast.FunctionDef) -> set:
     return out - {a.arg for a in fn.args.args}
 
 
-def _uses(fn: ast.FunctionDef) -> dict:
-    """{name: how many times the function names it}."""
+def _uses(node) -> dict:
+    """{name: how many times the code names it}."""
     out: dict = {}
-    for n in ast.walk(fn):
+    for n in ast.walk(node):
         if isinstance(n, ast.Name):
             out[n.id] = out.get(n.id, 0) + 1
     return out
@@ -197,8 +197,11 @@ def _binds(st) -> set:
 def _as_selects(body: list, kind: str, value: int, seat_arrays: set, uses: dict, defined: set):
     """The case's statements as selects on `kind == value` (and its `if`s' tests), or None when
     the case is not simple (the module's docstring)."""
-    binds = bindings(ast.Module(body=body, type_ignores=[]))
-    own = {x for x in binds if uses.get(x, 0) == _count(body, x)}     # bound here and named nowhere else
+    case = ast.Module(body=body, type_ignores=[])
+    if any(isinstance(n, (ast.Call, ast.For, ast.While)) for n in ast.walk(case)):
+        return None                         # never simple: said at once (a draw's body is large)
+    binds, here = bindings(case), _uses(case)
+    own = {x for x in binds if uses.get(x, 0) == here[x]}     # bound here and named nowhere else
     once = {x for x in own if len(binds[x]) == 1}
     bound_own: set = set()                  # its own names bound so far, in this block and those around it
     bound_mod: set = set()                  # ... and of those, the ones bound to `e % N`
@@ -259,10 +262,6 @@ def _as_selects(body: list, kind: str, value: int, seat_arrays: set, uses: dict,
     if not walk(body, [test]):
         return None
     return out
-
-
-def _count(body: list, name: str) -> int:
-    return sum(1 for st in body for n in ast.walk(st) if isinstance(n, ast.Name) and n.id == name)
 
 
 def _is_mod_seats(e) -> bool:
