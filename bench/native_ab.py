@@ -52,7 +52,7 @@ def program_of(base, source: str):
     other = copy.copy(base)
     other._kept = None
     other.source = source
-    other.module = import_module(write_module(source))
+    other.module = import_module(write_module(source), source)
     other._compile()
     return other
 

@@ -51,7 +51,7 @@ from unorules.runs.simulation import RunSpec, make_game, run_range, seat_agents,
 def cache():
     """The session's native cache (conftest.py points XDG_CACHE_HOME at a fresh folder): each
     variant compiles once in the whole suite."""
-    from unorules.native.program import cache_dir
+    from unorules.native.cache import cache_dir
     return cache_dir()
 
 

@@ -1,6 +1,7 @@
 """A game's native simulator at run time. Its module is written once to the cache folder under
-a name made of the source's hash, and imported (not exec'd), so numba's `cache=True` keeps the
-machine code beside it and a second run, in any process of this machine, starts warm.
+a name made of the source's hash and run from that text (cache.py: never from bytecode it did
+not write, and numba's cached machine code only as its manifest says), so numba's `cache=True`
+keeps the machine code beside it and a second run, in any process of this machine, starts warm.
 
 Games run in batches inside compiled code; each writes a row of ints and its rounds to arrays,
 and the statistics are counted from those in compiled code too (`summarise`, tally.py), never
@@ -9,14 +10,13 @@ game by game in Python. A game that ends in a rule error is played again by the 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import os
+import importlib
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
 from unorules.codegen.generated import Program
+from . import cache
 from .rng import SplitMix
 from .source import ROW, module_source
 from .tables import NotNative
@@ -44,15 +44,6 @@ def available() -> str | None:
     return None
 
 
-def cache_dir() -> Path:
-    """UNORULES_NATIVE_CACHE, else the user's cache folder (XDG_CACHE_HOME or ~/.cache)/unorules/native."""
-    env = os.environ.get("UNORULES_NATIVE_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "unorules" / "native"
-
-
 def _version_tag() -> str:
     """What else the machine code depends on: the helpers it inlines (runtime.py, whose text is
     hashed: numba's cache would not see them change), numba, numpy and Python."""
@@ -63,33 +54,24 @@ def _version_tag() -> str:
 
 
 def write_module(source: str) -> Path:
-    """The module's file, named by the hash of its text and the versions that compile it; written
-    atomically (a rename), so processes racing to write it leave one whole file."""
-    digest = hashlib.sha256((_version_tag() + "\n" + source).encode()).hexdigest()[:20]
-    folder = cache_dir()
-    path = folder / f"unorules_native_{digest}.py"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if not path.exists() or path.read_text(encoding="utf-8") != source:
-            fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(source)
-            os.replace(tmp, path)
-    except OSError as e:
-        raise NotNative(f"its cache folder `{folder}` cannot be written ({e.strerror or e}; "
-                        "set UNORULES_NATIVE_CACHE to a folder that can)") from None
-    return path
+    """The module's file in the cache folder (cache.py: a folder only this user can write)."""
+    return cache.write_module(source, _version_tag())
 
 
-def import_module(path: Path):
-    name = path.stem
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
+def import_module(path: Path, source: str | None = None):
+    """The module written at `path`, run from `source` (the text just written; read back from
+    the file, bounded, when not given), its numba cache checked against its manifests."""
+    if source is None:
+        source = path.read_text(encoding="utf-8")
+    module = cache.load_module(path, source)
+    cache.check_machine_code(_compiled_with(module))
     return module
+
+
+def _compiled_with(module) -> list:
+    """The modules whose numba functions a native module runs: its own, the runtime's and tally's."""
+    from . import runtime, tally
+    return [module, runtime, tally]
 
 
 def row_of(record, players: int):
@@ -120,7 +102,7 @@ class NativeProgram:
         self.reference = Program(game, agents, "counted", rng=SplitMix)
         self.source = module_source(self.reference, game.players)
         self.path = write_module(self.source)
-        self.module = import_module(self.path)
+        self.module = import_module(self.path, self.source)
         self.codes = np.array(self.reference._codes, dtype=np.int64)
         self.replayed = 0          # games that raised in compiled code and were played by the reference
         self._compile()
@@ -138,6 +120,7 @@ class NativeProgram:
             said = [line.strip() for line in str(e).splitlines() if line.strip() and not line.startswith(
                 ("Failed in", "During", "File ", "    ", "<source"))]
             raise NotNative(f"code numba does not compile ({said[0] if said else type(e).__name__})") from None
+        cache.record_machine_code(_compiled_with(self.module))
 
     def play_rows(self, seeds):
         """The rows and rounds of the games of these seeds: (out[games, ROW + 2N], rounds[*, 2],
