@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -16,9 +20,59 @@ REQUIRED = bool(os.environ.get("UNORULES_REQUIRE_EXTRAS"))
 @pytest.fixture(scope="module")
 def ray():
     ray = __import__("ray") if REQUIRED else pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    from unorules.runs.cluster import start_ray, stop_ray
+    replaced = start_ray(num_cpus=2)          # as a run starts its own: token authentication on
     yield ray
-    ray.shutdown()
+    stop_ray(replaced)
+
+
+def test_a_local_ray_refuses_a_client_without_its_token(ray, tmp_path):
+    """Ray's servers listen on every interface; the Ray a run starts wants its token: a process
+    that has none is refused (today's code started it with no authentication)."""
+    address = ray.get_runtime_context().gcs_address
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env.update(HOME=str(tmp_path), RAY_AUTH_MODE="disabled")
+    probe = ("import ray\n"
+             f"ray.init(address={address!r}, log_to_driver=False, configure_logging=False)\n"
+             "print('connected', ray.cluster_resources().get('CPU'))\n")
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert "connected" not in done.stdout
+    assert done.returncode != 0 and "auth" in (done.stderr + done.stdout).lower()
+
+
+def test_a_local_ray_is_started_with_a_token_whatever_the_environment_says(monkeypatch):
+    """RAY_AUTH_MODE=disabled in the user's environment does not open the run's own Ray; the
+    environment is given back when it stops; a cluster's address is joined as it is."""
+    pytest.importorskip("ray") if not REQUIRED else None
+    import unorules.runs.cluster as cluster
+    seen = []
+
+    class FakeRay:
+        def init(self, **kwargs):
+            seen.append((kwargs, os.environ.get("RAY_AUTH_MODE"), os.environ.get("RAY_AUTH_TOKEN")))
+
+        def shutdown(self):
+            pass
+
+    monkeypatch.setattr(cluster, "ray_module", lambda: FakeRay())
+    monkeypatch.setattr(cluster, "_reread_environment", lambda: None)
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    monkeypatch.delenv("RAY_AUTH_TOKEN", raising=False)
+    cluster.stop_ray(cluster.start_ray(num_cpus=1))
+    kwargs, mode, token = seen[0]
+    assert mode == "token" and token and len(token) >= 32
+    assert kwargs["_node_ip_address"] == "127.0.0.1" and kwargs["include_dashboard"] is False
+    assert os.environ["RAY_AUTH_MODE"] == "disabled" and "RAY_AUTH_TOKEN" not in os.environ
+    cluster.stop_ray(cluster.start_ray("ray://cluster:10001"))
+    kwargs, mode, token = seen[1]
+    assert kwargs["address"] == "ray://cluster:10001" and "_node_ip_address" not in kwargs and mode == "disabled"
+
+
+def test_ray_is_required_from_the_release_with_token_authentication():
+    extras = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    (requirement,) = extras["project"]["optional-dependencies"]["ray"]
+    version = tuple(int(x) for x in requirement.split(">=")[1].split("."))
+    assert version >= (2, 52)
 
 
 def test_ray_totals_equal_one_process(ray):
