@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import Path
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -124,13 +125,22 @@ def _cache_file(text: str):
     return str(place / f"grammar-{digest}.lark-tables")
 
 
+TABLES_LIMIT = 16 << 20     # bytes: Lark's tables for our grammar are well under a megabyte
+
+
 @functools.cache
 def lark_parser() -> Lark:
-    # cached LALR tables: start-up drops from about 0.3 s to a few milliseconds
+    # cached LALR tables: start-up drops from about 0.3 s to a few milliseconds. Lark's cache is a
+    # pickle: one whose seal (cache.py) does not hold is removed before Lark could load it
     text = grammar_text()
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                postlex=_WholeWords(), _plugins={"ContextualLexer": _KeywordLexer},
-                cache=_cache_file(text) or False)
+    tables = _cache_file(text)
+    fresh = tables is not None and not cache.check_sealed_file(Path(tables), TABLES_LIMIT)
+    parser = Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                  postlex=_WholeWords(), _plugins={"ContextualLexer": _KeywordLexer},
+                  cache=tables or False)
+    if fresh:                  # Lark has just written them (none was there, or it was removed)
+        cache.seal_file(Path(tables), TABLES_LIMIT)
+    return parser
 
 
 def _expected_words(parser: Lark, expected) -> list[str]:
