@@ -4,6 +4,7 @@ does not say. Each case was an exit 3, a hang or a silent wrong answer."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -163,3 +164,103 @@ def test_a_full_disk_a_long_card_name_and_a_number_key_are_errors_not_crashes(tm
                                   "- {kind: counter, name: c, per: game}\n- {1: x, a: y}\n")
     code, out, err = run_cli("validate", p)
     assert code == 1 and "k.yaml:6:4" in err and "a key must be text" in err
+
+
+# the fourth audit (issue 59): outputs, replays and results
+
+def test_events_onto_a_hard_link_of_the_rulebook_is_refused(tmp_path):
+    rulebook = write(tmp_path, "mine.uno", "rulebook mine\nextends classic\n")
+    link = tmp_path / "events.jsonl"
+    os.link(rulebook, link)
+    code, out, err = run_cli("simulate", rulebook, "-n", "2", "--events", link)
+    assert code == 2 and "is one of this command's inputs" in err
+    assert rulebook.read_text() == "rulebook mine\nextends classic\n"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "many"])
+def test_precision_must_be_a_finite_number_above_zero(value):
+    code, out, err = run_cli("simulate", "classic", "-n", "2", "--precision", value)
+    assert code == 2 and "--precision" in err and "internal error" not in err
+
+
+def rule_error_rulebook(tmp_path):
+    """classic whose next dealer is nobody when no other player holds over 500 cards: a rule error."""
+    return write(tmp_path, "located.uno", "rulebook located\nextends classic\nscoring {\n  winner scores others\n"
+                 "  rounds 3\n  next dealer most(each other as q where q.hand.size > 500: q.score)\n}\n")
+
+
+@pytest.mark.parametrize("simulator", ["engine", "counted"])
+def test_a_run_whose_games_end_in_a_rule_error_replays(tmp_path, simulator):
+    path = rule_error_rulebook(tmp_path)
+    events = tmp_path / "e.jsonl"
+    code, out, err = run_cli("simulate", path, "-n", "2", "--players", "3", "--simulator", simulator, "--events", events)
+    assert code == 1 and "runtime rule errors" in out and "located.uno:6:15" in events.read_text()
+    code, out, err = run_cli("replay", events)
+    assert code == 0 and "2 games" in out, err
+    events.write_text(events.read_text().replace("not nobody", "not anybody"))   # the words still count
+    code, out, err = run_cli("replay", events)
+    assert code == 1 and "mismatch: game 0" in err
+
+
+def test_a_replay_stops_at_the_first_difference(tmp_path, monkeypatch):
+    from unorules.runs import replay as replaying
+    events = tmp_path / "e.jsonl"
+    assert run_cli("simulate", "classic", "-n", "1", "--events", events)[0] == 0
+    lines = events.read_text().splitlines()
+    first = json.loads(lines[3])
+    first["type"] = "changed"
+    lines[3] = json.dumps(first)
+    events.write_text("\n".join(lines) + "\n")
+    made = []
+    original = replaying._Against.append
+    monkeypatch.setattr(replaying._Against, "append", lambda self, ev: (made.append(ev), original(self, ev)))
+    report = replaying.replay(events)
+    assert report.mismatch and "event 2" in report.mismatch
+    assert len(made) == 3                       # no event made past the first that differs
+
+
+def test_a_time_budget_is_said_not_repeatable_and_its_run_not_replayed(tmp_path):
+    events = tmp_path / "e.jsonl"
+    code, out, err = run_cli("simulate", "classic", "-n", "1", "--agents", "ismcts:0.001s,greedy", "--events", events)
+    assert code == 0 and "not repeatable" in err
+    code, out, err = run_cli("replay", events)
+    assert code == 1 and "time budget" in err and "ismcts:200" in err
+    head, *rest = events.read_text().splitlines()
+    header = json.loads(head)
+    header["agents"] = ["ismcts:600s"]
+    events.write_text("\n".join([json.dumps(header), *rest]) + "\n")
+    code, out, err = run_cli("replay", events)                # refused at once, never searched for 600 s a move
+    assert code == 1 and "time budget" in err
+
+
+def test_a_header_naming_native_for_rules_native_code_does_not_run_is_refused(tmp_path):
+    events = tmp_path / "e.jsonl"
+    assert run_cli("simulate", "flip", "-n", "1", "--simulator", "engine", "--events", events)[0] == 0
+    head, *rest = events.read_text().splitlines()
+    header = json.loads(head)
+    header["simulator"] = "native"
+    events.write_text("\n".join([json.dumps(header), *rest]) + "\n")
+    code, out, err = run_cli("replay", events)
+    assert code == 1 and "names native code, which does not run its rulebook" in err
+
+
+def test_report_reads_a_team_games_json(tmp_path):
+    result = tmp_path / "team.json"
+    code, out, err = run_cli("simulate", "official", "--include", "partners", "-n", "4", "--players", "4", "--json")
+    assert code == 0 and '"seats"' in out
+    result.write_text(out)
+    code, out, err = run_cli("report", result, "-o", tmp_path / "team.html")
+    assert code == 0, err
+    assert (tmp_path / "team.html").exists()
+
+
+def test_report_refuses_a_followed_card_nested_deep(tmp_path):
+    code, out, err = run_cli("simulate", "classic", "-n", "2", "--json")
+    d = json.loads(out)
+    node = d["tracked_card"] = {"players": 1, "wins": 0, "rate": 0, "ci95": [0, 0]}
+    for _ in range(400):
+        node["others"] = {"players": 1, "wins": 0, "rate": 0, "ci95": [0, 0]}
+        node = node["others"]
+    (tmp_path / "deep.json").write_text(json.dumps(d))
+    code, out, err = run_cli("report", tmp_path / "deep.json", "-o", tmp_path / "deep.html")
+    assert code == 2 and "nested more than" in err and "internal error" not in err

@@ -4,6 +4,7 @@ With the rest of this package, the only code that prints or exits."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -68,16 +69,25 @@ def writable(path, param):
 
 def not_an_input(output, inputs, param):
     """Refuse an output that is one of the command's own inputs: writing it would replace the file
-    the run was made from (or that it reads)."""
+    the run was made from (or that it reads). The same file by its path or by its inode (a hard
+    link, a bind mount, another path to it)."""
     if output is None:
         return
     try:
         out = Path(output).resolve()
     except (OSError, RuntimeError):
         return
+    try:
+        st = os.stat(out)
+        out_inode = (st.st_dev, st.st_ino)
+    except OSError:
+        out_inode = None
     for i in inputs:
         try:
             same = Path(i).resolve() == out
+            if not same and out_inode is not None:
+                si = os.stat(i)
+                same = (si.st_dev, si.st_ino) == out_inode
         except (OSError, RuntimeError):
             continue
         if same:

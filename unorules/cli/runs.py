@@ -3,6 +3,7 @@ of an events file. Added to the `cli` group of common.py."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -22,8 +23,38 @@ SIMULATOR_OPTION = click.option(
          "50,000 games or more where it is installed and covers the rules, else the first of the others that does.")
 
 
+def _say_if_timed(names) -> None:
+    """A search with a time budget plays what the machine's load lets it: say the run is not repeatable."""
+    from unorules.agents.search import search_budget
+    timed = []
+    for a in dict.fromkeys(names):
+        try:
+            if a.startswith("ismcts") and "seconds" in search_budget(a):
+                timed.append(a)
+        except ValueError:
+            pass
+    if timed:
+        echo(f"note: {', '.join(timed)} searches for a time, so its moves depend on how busy the machine is: "
+             "this run is not repeatable, and its --events cannot be replayed (a number of determinizations, "
+             "ismcts:200, is)", err=True)
+
+
+class _Precision(click.ParamType):
+    """A finite number of points above 0 (click's FloatRange lets nan and inf through)."""
+    name = "points"
+
+    def convert(self, value, param, ctx):
+        try:
+            points = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"`{value}` is not a number", param, ctx)
+        if not math.isfinite(points) or points <= 0:
+            self.fail(f"`{value}` is not a finite number of points above 0 (for example 0.5)", param, ctx)
+        return points
+
+
 PRECISION_OPTION = click.option(
-    "--precision", type=click.FloatRange(min=0, min_open=True),
+    "--precision", type=_Precision(),
     help="Play on, in looks that double the games, until every interval is within ± this many points of win "
          "rate and turns of game length (or --max-games). --games is then the first look's size; the "
          "intervals and p-values account for the looks (Bonferroni over the planned looks; docs/performance.md).")
@@ -71,6 +102,7 @@ def simulate(rulebook, games, players, seed, agents, rounds, workers, backend, a
     names = agent_names(agents)
     include = module_names(include)
     report = _report_path(report)
+    _say_if_timed(names)
     if events and (workers or 1) > 1:
         echo("note: --events writes every game's events in order, so the run uses one process "
              "(--workers is ignored)", err=True)
@@ -180,6 +212,7 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     from unorules.runs.simulation import (RunSpec, changed_cards, make_game, resolve_simulator, run_files,
                                           simulate as run, simulator_for)
     names = agent_names(agents)
+    _say_if_timed(names)
     report = _report_path(report)
     include = module_names(include)
     if second is None and not with_ and not include:

@@ -77,15 +77,16 @@ class Program:
         else:
             self._play, self._play_quiet = namespace["play"], namespace["play_quiet"]
 
-    def play(self, seed: int, names, log: bool = False) -> GameRecord:
-        """`log`: keep the event log (`play`), else play the same game without it (`play_quiet`)."""
+    def play(self, seed: int, names, log: bool | list = False) -> GameRecord:
+        """`log`: keep the event log (`play`; a list: append the events to it), else play the same
+        game without it (`play_quiet`)."""
         if names != self._names:             # (the list simulate passes every game: checked once)
             if tuple(names) != self.agents:
                 raise ValueError(f"this code was generated for the agents {self.agents}, not {tuple(names)}")
             self._names = list(names)
         agents = self._codes
-        if log:
-            return self._play(seed, agents, [], set())
+        if log is not False and log is not None:
+            return self._play(seed, agents, log if isinstance(log, list) else [], set())
         return self._play_quiet(seed, agents, None, set())
 
     def rule_of(self, e: Exception) -> str | None:

@@ -4,10 +4,16 @@ each event, the deal and every draw included, comes out the same.
 An events file comes from elsewhere, so it is read as hostile: its first line (the header) is
 bounded in size and nesting and checked field by field before use; the rulebook is the header's
 own merged rulebook (`resolved`), validated like any file, so no path in the file is ever read;
-every later line must be an event of a numbered game, in order, or the file does not replay."""
+every later line must be an event of a numbered game, in order, or the file does not replay.
+
+Each event is compared as the replay makes it, so a replay stops at the first difference. A rule
+error's place is the rule's file:line:col in the run and the header's merged rulebook's in the
+replay: such events are compared by their words, both with a place. A run whose search agents
+had a time budget (`ismcts:0.02s`) depends on the machine's load, and is refused."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -73,11 +79,21 @@ def read_header(first: str, path: str):
         except ValueError:
             return False
 
+    def timed(a):
+        try:
+            return isinstance(a, str) and a.startswith("ismcts") and "seconds" in search_budget(a)
+        except ValueError:
+            return False
+
     simulator = _field(head, "simulator", lambda v: v in ("engine", "counted", "native"),
                        '"engine", "counted" or "native"')
     players = _field(head, "players", lambda v: _is_int(v) and 1 <= v <= 100, "a whole number of players")
     seed = _field(head, "seed", lambda v: _is_int(v) and 0 <= v < MAX_SEED, "a whole number from 0 to 2^63")
     agents = _field(head, "agents", lambda v: _names(v) and v and all(agent_ok(a) for a in v), "a list of agents")
+    if any(timed(a) for a in agents):
+        raise UnorulesError(f"`{path}` was played by a search with a time budget ({', '.join(a for a in agents if timed(a))}): "
+                            "its moves depend on how busy the machine was, so its games cannot be played again; "
+                            "run with a number of determinizations (ismcts:200) for a run that replays")
     rounds = _field(head, "rounds", lambda v: v in ("rulebook", "single", "match"), '"rulebook", "single" or "match"')
     options = _field(head, "options", lambda v: isinstance(v, dict) and len(v) <= 1000 and all(
         isinstance(k, str) and (isinstance(x, (int, float, str, bool))) for k, x in v.items()),
@@ -94,6 +110,48 @@ def read_header(first: str, path: str):
                    tuple(options.items()), perform)
     game = make_game(spec, log_events=True, rulebook=rulebook)
     return spec, game, simulator
+
+
+class _Differs(Exception):
+    """The replay made an event that is not the file's: the first difference, in words."""
+
+
+_PLACE = re.compile(r"^.*?:\d+:\d+: ")
+
+
+def _same_event(want: dict, got: dict, replayed_from: str) -> bool:
+    if want == got:
+        return True
+    if want.get("type") != "error" or got.get("type") != "error" or set(want) != set(got):
+        return False
+    if any(want[k] != got[k] for k in want if k != "message"):
+        return False
+    mine, theirs = str(got.get("message")), want.get("message")
+    prefix = re.match(re.escape(replayed_from) + r":\d+:\d+: ", mine)
+    if not prefix or not isinstance(theirs, str):
+        return False
+    place = _PLACE.match(theirs)
+    return bool(place) and theirs[place.end():] == mine[prefix.end():]
+
+
+class _Against(list):
+    """An event log that compares each event with the file's as it is made, and raises _Differs
+    at the first difference (the rest of the game is not played)."""
+
+    def __init__(self, index: int, want: list, replayed_from: str):
+        super().__init__()
+        self.index, self.want, self.replayed_from = index, want, replayed_from
+
+    def append(self, ev):
+        seq = len(self)
+        got = json.loads(json.dumps({"game": self.index, "seq": seq, **ev}))
+        if seq >= len(self.want):
+            raise _Differs(f"game {self.index}: the file has {len(self.want)} events, the replay more "
+                           f"(its next: {json.dumps(got)[:300]})")
+        if not _same_event(self.want[seq], got, self.replayed_from):
+            raise _Differs(f"game {self.index}, event {seq}: the file has {json.dumps(self.want[seq])[:300]}, "
+                           f"the replay {json.dumps(got)[:300]}")
+        super().append(ev)
 
 
 def replay(path: str | Path) -> Replay:
@@ -115,22 +173,27 @@ def replay(path: str | Path) -> Replay:
         if simulator == "counted":
             program, _ = simulator_for(game, replace(spec, simulator="counted"))
         elif simulator == "native":          # its games are its Python reference's: no numba needed here
+            from unorules.codegen.expressions import NotCovered
             from unorules.codegen.generated import Program
             from unorules.native.rng import SplitMix
-            program = Program(game, tuple(seat_agents(spec)), "counted", rng=SplitMix)
+            try:
+                program = Program(game, tuple(seat_agents(spec)), "counted", rng=SplitMix)
+            except NotCovered as e:
+                raise UnorulesError(f"`{path}` names native code, which does not run its rulebook ({e}): "
+                                    "its games cannot have come from native code") from None
+        replayed_from = f"{path}: resolved"
 
         def check(index, want):
-            if program is not None:
-                s = program.play(game_seed(spec.seed, index), seat_agents(spec), log=True)
-            else:
-                s = play_one(game, spec, index)
-            got = [json.loads(json.dumps({"game": index, "seq": seq, **ev})) for seq, ev in enumerate(s.log)]
-            for a, b in zip(want, got):
-                if a != b:
-                    return f"game {index}, event {a.get('seq')}: the file has {json.dumps(a)[:300]}, the replay " \
-                           f"{json.dumps(b)[:300]}"
-            if len(want) != len(got):
-                return f"game {index}: the file has {len(want)} events, the replay {len(got)}"
+            log = _Against(index, want, replayed_from)
+            try:
+                if program is not None:
+                    program.play(game_seed(spec.seed, index), seat_agents(spec), log=log)
+                else:
+                    play_one(game, spec, index, log=log)
+            except _Differs as e:
+                return str(e)
+            if len(want) != len(log):
+                return f"game {index}: the file has {len(want)} events, the replay {len(log)}"
             return None
 
         current, expected, n = None, [], 1

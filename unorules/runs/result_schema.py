@@ -25,6 +25,11 @@ TRACKED = {"type": "object", "required": ["players", "wins", "rate", "ci95"],
                           "ci95": CI95, "others": {"$ref": "#/$defs/tracked"}}, "additionalProperties": False}
 SEATS = {"type": "object", "maxProperties": 1000, "propertyNames": {"pattern": "^[0-9]{1,4}$"},
          "additionalProperties": WINS}
+TEAM = {**WINS, "required": [*WINS["required"], "seats"],
+        "properties": {**WINS["properties"], "seats": {"type": "array", "minItems": 1, "maxItems": 1000,
+                                                       "items": {"type": "integer", "minimum": 0, "maximum": 999}}}}
+TEAMS = {**SEATS, "additionalProperties": TEAM}
+MAX_DEPTH = 20                # a result's nesting (a followed card's `others` is one level)
 
 # a run of --precision (runs/precision.py): how many games it took and why
 PRECISION = {"type": "object", "required": ["precision", "games", "looks", "planned_looks", "z", "precise"],
@@ -49,7 +54,7 @@ SIMULATION = {
         "precision": PRECISION,
         "outcomes": {"type": "object", "maxProperties": 10, "additionalProperties": COUNT},
         "wins_by_seat": SEATS,
-        "wins_by_team": SEATS,
+        "wins_by_team": TEAMS,
         "wins_by_agent": {"type": "object", "maxProperties": 100, "additionalProperties": WINS},
         "turns_per_round": {"type": "object", "required": ["mean", "median", "p95"], "additionalProperties": False,
                             "properties": {"mean": NUMBER, "median": NUMBER, "p95": NUMBER}},
@@ -117,6 +122,16 @@ def _no_constant(name):
     raise ValueError(f"`{name}` is not a number a result holds")
 
 
+def _bounded_depth(d) -> None:
+    stack = [(d, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ValueError(f"it is nested more than {MAX_DEPTH} deep: not a result")
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+
+
 def read_result(raw: bytes) -> dict:
     """A result file's JSON, checked against the schema; raises ValueError with what is wrong."""
     try:
@@ -125,6 +140,7 @@ def read_result(raw: bytes) -> dict:
         raise ValueError("it is nested too deeply to be a result") from None
     if not isinstance(d, dict) or not ("results" in d or "wins_by_seat" in d):
         raise ValueError("it is not the JSON of `simulate --json` or `compare --json`")
+    _bounded_depth(d)
     schema = COMPARISON if "results" in d else SIMULATION
     from jsonschema import Draft202012Validator
     validator = Draft202012Validator({**schema, "$defs": {"tracked": TRACKED}})

@@ -124,11 +124,16 @@ def seat_agents(spec: RunSpec) -> list[str]:
     return [spec.agents[i % len(spec.agents)] for i in range(spec.players)]
 
 
-def play_one(game: Game, spec: RunSpec, index: int):
-    """Play game `index` to the end; return its final state."""
+def play_one(game: Game, spec: RunSpec, index: int, log: list | None = None):
+    """Play game `index` to the end; return its final state. `log`: the list its events are
+    appended to (a game of a Game made with log_events)."""
     seed = game_seed(spec.seed, index)
     agents = make_agents(seat_agents(spec), seed)
     s = game.new_state(seed)
+    if log is not None and s.log is not None:
+        for ev in s.log:                  # the deal, logged as the state was made
+            log.append(ev)
+        s.log = log
     choices = s.rng.choices
     apply = s.apply_unchecked
     seats = s.seats
