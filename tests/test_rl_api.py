@@ -597,3 +597,26 @@ def test_the_compact_action_space_holds_every_action_whole_random_games_ask(name
             else:
                 s.apply_action(rng.choice(ids))
     assert seen and max(seen) < game.num_distinct_actions()
+
+
+def test_resampling_keeps_the_hands_open_to_all(tmp_path):
+    """A hand shown to the table (`shows hand until round ends`) is seen by every player: a
+    resampled state keeps it, and the player's observation with it (it was dealt again)."""
+    card = tmp_path / "glass.uno"
+    card.write_text('module glass "g"\ncard glass { wild  points 50\n  on play: choose color; next shows hand until round ends }\n'
+                    "deck { 12 × glass }\n")
+    game = make("official", 4, with_=(str(card),))
+    checked = 0
+    for seed in range(30):
+        s = walk(game, seed, steps=30)
+        if s.terminal or not s.open_hands:
+            continue
+        for p in range(4):
+            if p in s.open_hands:
+                continue
+            r = s.resample_hidden(p, random.Random(seed))
+            assert all(r.hands[q] == s.hands[q] for q in s.open_hands)
+            assert r.observe(p).open_hands == s.observe(p).open_hands
+            assert r.observation_tensor(p) == s.observation_tensor(p)
+            checked += 1
+    assert checked >= 10

@@ -468,7 +468,8 @@ class StateSpaces:
         s = self.clone()
         shown = s.shown.get(player, {}) if s.shown else {}
         known = {c for cards in shown.values() for c in cards}
-        others = [q for q in range(s.n) if q != player]
+        # an open hand (`shows hand until ...`) is seen by everyone: it stays as it is
+        others = [q for q in range(s.n) if q != player and q not in s.open_hands]
         pool = sorted([c for q in others for c in s.hands[q] if c not in known] + s.draw_pile)
         rng.shuffle(pool)                   # sorted first: the result depends only on which cards are unknown
         # double-faced cards show their other side: each card dealt again has the back of the one it
