@@ -201,3 +201,23 @@ def test_a_file_may_hold_a_list_of_scenarios(tmp_path):
     p = write(tmp_path, "many.yaml", "scenarios:\n" + one)
     code, out, err = run_cli("test", p)
     assert code == 0 and "1 passed, 0 failed" in out
+
+
+def test_every_seat_a_scenario_names_is_checked_against_its_players(tmp_path):
+    """expect.front of seat 9 was an internal error, and seat -1 read as the last seat; a
+    script's checkpoints and the lists of seats are checked the same way."""
+    f = tmp_path / "seats.yaml"
+    f.write_text("scenarios:\n"
+                 "  - name: nine\n    rulebook: official\n    players: 3\n"
+                 "    given: {hands: {0: [red 5], 1: [blue 3], 2: [green 2]}, discard: [red 1], front: {5: [red 2]}}\n"
+                 "    expect: {front: {9: [red 5]}}\n"
+                 "  - name: minus one\n    rulebook: official\n    players: 3\n"
+                 "    given: {hands: {0: [red 5], 1: [blue 3], 2: [green 2]}, discard: [red 1]}\n"
+                 "    script:\n      - expect: {front: {-1: []}, eliminated: [7], next_dealer: 4}\n")
+    code, out, err = run_cli("test", f)
+    text = out + err
+    assert code == 1 and "internal error" not in text
+    for said in ("`front`: seat `9` is out of range", "`front`: seat `5` is out of range",
+                 "`script[0].expect.front`: seat `-1` is out of range",
+                 "`script[0].expect.eliminated[0]`: seat `7`", "`script[0].expect.next_dealer`: seat `4`"):
+        assert said in text, said

@@ -227,17 +227,27 @@ def _check_seats(sc, players, err):
             err(f"`{path}`: seat `{v}` is out of range: seats are 0 to {players - 1}", node, key)
 
     given, expect = sc.get("given"), sc.get("expect")
-    maps = [(given, k) for k in ("hands", "scores", "counters") if isinstance(given, dict)]
-    maps += [(expect, k) for k in ("hands", "hand_sizes", "scores", "seats") if isinstance(expect, dict)]
-    for node, k in maps:
+    expects = [(expect, "")] + [(entry.get("expect"), f"script[{j}].expect.")
+                                for j, entry in enumerate(sc.get("script") or []) if isinstance(entry, dict)]
+    maps = [(given, k, k) for k in ("hands", "scores", "counters", "front") if isinstance(given, dict)]
+    maps += [(node, k, where + k) for node, where in expects if isinstance(node, dict)
+             for k in ("hands", "hand_sizes", "scores", "seats", "front")]
+    for node, k, path in maps:
         m = node.get(k)
         if isinstance(m, dict):
             for s in m:
-                seat(s, m, s, k)
-    for node in (given, expect):
+                seat(s, m, s, path)
+    singles = [(given, k, k) for k in ("dealer", "turn") if isinstance(given, dict)]
+    singles += [(node, k, where + k) for node, where in expects if isinstance(node, dict)
+                for k in ("turn", "round_winner", "next_dealer", "next_leader")]
+    for node, k, path in singles:
+        seat(node.get(k), node, k, path)
+    for node, where in expects:
         if isinstance(node, dict):
-            for k in ("dealer", "turn", "round_winner"):
-                seat(node.get(k), node, k, k)
+            for k in ("eliminated", "places", "round_winners", "open_hands"):
+                if isinstance(node.get(k), list):
+                    for i, v in enumerate(node[k]):
+                        seat(v, node, k, f"{where}{k}[{i}]")
     for j, entry in enumerate(sc.get("script") or []):
         if isinstance(entry, dict):
             for k in ("player", "target"):
