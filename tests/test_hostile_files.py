@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 
 import pytest
 
@@ -264,3 +265,37 @@ def test_report_refuses_a_followed_card_nested_deep(tmp_path):
     (tmp_path / "deep.json").write_text(json.dumps(d))
     code, out, err = run_cli("report", tmp_path / "deep.json", "-o", tmp_path / "deep.html")
     assert code == 2 and "nested more than" in err and "internal error" not in err
+
+
+def _deep(levels):
+    node = top = {}
+    for _ in range(levels):
+        node["x"] = {}
+        node = node["x"]
+    return top
+
+
+@pytest.mark.parametrize("params, said", [
+    ({"players": float("inf")}, "`players` is a whole number"),
+    ({"players": "inf"}, "`players` is a whole number"),
+    ({"players": True}, "`players` is a whole number"),
+    ({"players": 10 ** 30}, "`players` is a whole number from 2"),
+    ({"turn_cap": float("inf")}, "`turn_cap` is a whole number"),
+    ({"options": {1: 2}}, "1 is not a name"),
+    ({"options": {"x": float("nan")}}, "the option `x` takes a number"),
+    ({"options": _deep(100_000)}, "the option `x` takes a number"),
+    ({"options": "[" * 100_000}, "`options` is not a JSON object"),
+])
+def test_the_adapters_parameters_are_refused_by_name(params, said):
+    """players=inf, deep options and option names that are not text were exits 3 (an
+    OverflowError, a RecursionError, a TypeError): each is a ValueError that says which."""
+    from unorules.envs import game_from_parameters
+    with pytest.raises(ValueError, match=re.escape(said)):
+        game_from_parameters(params, "the test")
+
+
+def test_an_adapter_refuses_infinite_players():
+    pytest.importorskip("pettingzoo")
+    from unorules.envs.pettingzoo import env
+    with pytest.raises(ValueError, match="`players` is a whole number"):
+        env(players=float("inf"))

@@ -17,6 +17,7 @@ agent, a run or the command line."""
 from __future__ import annotations
 
 import json
+import math
 
 _GAMES: dict = {}          # the games adapters made in this process (make_game)
 MAX_GAMES = 16
@@ -70,22 +71,46 @@ def _options(value) -> dict:
     if value is None or value == "":
         return {}
     if isinstance(value, str):
+        if len(value) > MAX_OPTIONS_TEXT:
+            raise ValueError(f"`options` is over {MAX_OPTIONS_TEXT:,} characters")
         try:
             value = json.loads(value)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"`options` is not a JSON object: {e}") from None
+        except (json.JSONDecodeError, RecursionError) as e:
+            raise ValueError(f"`options` is not a JSON object: {str(e)[:200]}") from None
     if not isinstance(value, dict):
-        raise ValueError(f"`options` maps option names to values, not {value!r}")
+        raise ValueError(f"`options` maps option names to values, not {_shown(value)}")
+    if len(value) > MAX_OPTIONS:
+        raise ValueError(f"`options` names more than {MAX_OPTIONS} options")
+    for k, v in value.items():
+        if not isinstance(k, str):
+            raise ValueError(f"`options` maps option names (text) to values: {_shown(k)} is not a name")
+        if isinstance(v, float) and not math.isfinite(v) or not isinstance(v, (bool, int, float, str)):
+            raise ValueError(f"the option `{k[:100]}` takes a number, a yes/no or a name, not {_shown(v)}")
     return dict(value)
 
 
+MAX_OPTIONS = 1000
+MAX_OPTIONS_TEXT = 100_000
+MAX_WHOLE = 10 ** 6          # players, a turn cap: far past any rulebook's range, which is checked after
+
+
+def _shown(value) -> str:
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _whole(key, value, low) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"`{key}` is a whole number, not {value!r}")
     try:
         n = int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"`{key}` is a whole number, not {value!r}") from None
-    if isinstance(value, float) and value != n or n < low:
-        raise ValueError(f"`{key}` is a whole number from {low}, not {value!r}")
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"`{key}` is a whole number, not {_shown(value)}") from None
+    if isinstance(value, float) and value != n or not low <= n <= MAX_WHOLE:
+        raise ValueError(f"`{key}` is a whole number from {low} to {MAX_WHOLE:,}, not {_shown(value)}")
     return n
 
 
