@@ -43,3 +43,24 @@ def test_on_cut_needs_a_cut(tmp_path):
     p = write(tmp_path, "nocut.uno", 'rulebook nocut "x"\nextends classic\non cut: draw 1\n')
     code, _, err = run_cli("validate", p)
     assert code == 1 and "U0403" in err and "no cut" in err
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("where", ["on round_start: do outer", "on turn_start: do spin", "on round_end: do outer",
+                                   "turn { draw with { do spin } }", "declare uno at 1 card: do spin"])
+def test_an_attack_in_a_named_rule_done_where_no_card_is_in_play_is_refused(tmp_path, where):
+    """U0403 caught an attack written in a trigger, never one in a named rule it did: that game
+    then failed at run time (exit 3) for want of a card to attack with."""
+    path = write(tmp_path, "spin.uno", "module spin \"s\"\nrule spin: attack next penalty 2 { draw penalty; lose turn }\n"
+                 f"rule outer: do spin\n{where}\n")
+    code, out, err = run_cli("simulate", "classic", "--with", path, "-n", "3")
+    assert code == 1 and "U0403" in err and "makes an attack" in err and "internal error" not in err
+
+
+def test_an_attack_in_a_named_rule_a_card_does_is_allowed(tmp_path):
+    path = write(tmp_path, "spin.uno", "module spin \"s\"\nrule spin: attack next penalty 2 { draw penalty; lose turn }\n"
+                 "card spinner { action  points 20\n  on play: do spin }\ndeck { per color: 2 × spinner }\n")
+    code, out, err = run_cli("simulate", "classic", "--with", path, "-n", "3")
+    assert code == 0, err

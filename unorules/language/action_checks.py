@@ -5,14 +5,28 @@ from __future__ import annotations
 
 from unorules.errors import did_you_mean
 from .expression_types import _a
-from .ir import constant, may_be_fraction
+from .ir import constant, may_be_fraction, walk
 from .vocab import ATTACK_ACTIONS, GLOBAL_NAMES, SCOPED_NAMES
 
 WHOLE_NUMBERS = {"draw": "count", "give": "count", "take": "count", "attack": "penalty", "add_penalty": "amount"}
 MAX_REPEAT = 100           # passes of one `repeat` at most (docs/language.md, Limits)
+CARDLESS = ("trigger", "declaration", "cut", "attack hook", "turn's draw")   # where no card is in play
 
 
 class ActionChecks:
+    def attack_through(self, rule: str) -> tuple[str, ...] | None:
+        """The rules from `rule` to one that attacks (following the rules each does), or None."""
+        stack, seen = [(rule, (rule,))], {rule}
+        while stack:
+            name, path = stack.pop()
+            for a in walk(self.rules[name]["actions"]):
+                if a["kind"] == "attack":
+                    return path
+                if a["kind"] == "do" and a["rule"] in self.rules and a["rule"] not in seen:
+                    seen.add(a["rule"])
+                    stack.append((a["rule"], path + (a["rule"],)))
+        return None
+
     def actions(self, actions, scope, context):
         scope = dict(scope)
         for a in actions:
@@ -37,7 +51,7 @@ class ActionChecks:
             self.error("U0403", f"`{k.replace('_', ' ')}` only means something while an attack is pending",
                        a, None, "no attack is pending here",
                        "use it inside `react to ...`, `challenge:` or `on attacked: ...`")
-        if k == "attack" and context in ("trigger", "declaration", "cut", "attack hook"):
+        if k == "attack" and context in CARDLESS:
             self.error("U0403", f"an attack needs a card to attack with: it belongs in a card's rules or a `play` trigger, "
                        f"not in a {context}",
                        a, None, "no card here", "give a card the attack, or make the rule act directly: `next draw 2`")
@@ -117,6 +131,13 @@ class ActionChecks:
             if a["rule"] not in self.rules:
                 self.error("U0201", f"no rule named `{a['rule']}`", a, "rule", "not a rule",
                            did_you_mean(a["rule"], self.rules) or f"declare it: `rule {a['rule']}: ...`")
+            elif context in CARDLESS:
+                path = self.attack_through(a["rule"])
+                if path:
+                    self.error("U0403", f"rule `{a['rule']}` makes an attack ({' -> '.join(path)} attacks), and an "
+                               f"attack needs a card to attack with: here, in a {context}, no card is in play",
+                               a, "rule", "no card here",
+                               "do the rule from a card's rules or a `play` trigger, or make it act directly: `next draw 2`")
         elif k == "may_play":
             if "where" in a:
                 self.expect(a["where"], "bool", {**scope, "card": "card"})
