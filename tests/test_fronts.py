@@ -75,3 +75,34 @@ def test_a_new_round_shuffles_the_fronts_back_into_the_deck():
     begin_round(s)
     assert s.fronts == [[], []]
     assert sorted(s.draw_pile + [c for h in s.hands for c in h] + [c for p in s.piles for c in p]) == list(range(s.ncards))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("rule", ["on turn_start: put top in front of me",
+                                  "card grab { action  points 20\n  on play: put top in front of me; put top in front of me; put top in front of me }\n"
+                                  "deck { per color: 4 × grab }",
+                                  "on attacked: take back card\non turn_start: put top in front of me"])
+def test_a_discard_pile_always_keeps_its_last_card(tmp_path, rule):
+    """`put top in front of me` and `take back card` could take a pile's last card: generated code
+    then failed and a later read of the top was exit 3; the invariant is checked after every action."""
+    import random as random_
+    from unorules.engine import Game
+    from unorules.engine.compiler import compile_rulebook
+    from unorules.language.loader import load
+    path = tmp_path / "hoard.uno"
+    path.write_text(f'module hoard "h"\n{rule}\n')
+    game = Game(compile_rulebook(load("classic", with_=(str(path),))), 3, rounds="single")
+    actions = 0
+    for seed in range(12):
+        s = game.new_state(seed)
+        rng = random_.Random(seed)
+        while not s.terminal and actions < 40_000:
+            d = s.decision
+            s.apply_action(rng.choice(d.options) if d.probs is None else rng.choices(d.options, d.probs)[0])
+            actions += 1
+            assert s.invariant_violations() == [], (seed, s.invariant_violations())
+            if not s.terminal:
+                assert s.observe(s.decision.player if s.decision.player is not None else 0).top is not None
+    assert actions > 500

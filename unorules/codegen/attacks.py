@@ -282,7 +282,7 @@ class AttackWindows:
                 src(f"if log is not None: EV_PASS_ATTACK(log, round_no, {scope['me']}, {atk['t']}, {atk['pen']})")
         elif k == "take_back":
             self.not_counted("`take back`")     # which copy of the face goes back is the pile's order
-            with src.block(f"if {atk['card']} in discard:"):
+            with src.block(f"if {atk['card']} in discard and len(discard) > 1:"):   # a pile keeps its last card
                 src(f"discard.remove({atk['card']})")
                 src(f"hands[{atk['attacker']}].append({atk['card']})")
                 src(f"if log is not None: EV_TAKE_BACK(log, round_no, {atk['attacker']}, {atk['card']})")

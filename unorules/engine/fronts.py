@@ -6,8 +6,15 @@ from __future__ import annotations
 
 
 def _take_out(s, card) -> bool:
-    """Remove `card` from the zone it is in (a discard pile, a hand, the draw pile, a front)."""
-    for zone in (*s.piles, *s.hands, s.draw_pile, *s.fronts):
+    """Remove `card` from the zone it is in (a discard pile, a hand, the draw pile, a front); False,
+    and it stays, when it is a discard pile's last card (a pile always keeps its top)."""
+    for pile in s.piles:
+        if card in pile:
+            if len(pile) == 1:
+                return False
+            pile.remove(card)
+            return True
+    for zone in (*s.hands, s.draw_pile, *s.fronts):
         if card in zone:
             zone.remove(card)
             return True

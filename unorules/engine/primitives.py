@@ -390,8 +390,10 @@ def act_resolve_attack(s, env, p, ex, kw):
 
 
 def act_take_back(s, env, p, ex, kw):
+    """The attacking card back to its player's hand, unless it is the discard pile's last card
+    (a pile always keeps one: its top is what the next play is judged on)."""
     atk = _pending(s)
-    if atk.card in s.discard:
+    if atk.card in s.discard and len(s.discard) > 1:
         s.discard.remove(atk.card)
         s.hands[atk.attacker].append(atk.card)
         s.emit("take_back", player=atk.attacker, card=s.card_name(atk.card))
