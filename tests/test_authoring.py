@@ -169,3 +169,56 @@ def test_the_package_docstring_example_runs():
     import unorules
     failures, tried = doctest.testmod(unorules, verbose=False)
     assert tried >= 7 and failures == 0
+
+
+BASES = sorted(n for n, p in shipped_names().items() if p.parent.name == "rulebooks")
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_new_card_for_every_base_and_option_validates_or_is_refused(tmp_path, base):
+    """Every card of every shipped box, overridden or replaced (1 copy, all of them, more than the
+    box holds): the file validates, or new card says why not (six option sets wrote files that did
+    not validate: `choose color` without colors, a per-color kind, one the box never deals, ...)."""
+    from unorules.errors import RulebookError
+    from unorules.language.authoring import box_of, new_card
+    ir = load(base).ir
+    box = box_of(ir)
+    existing = {c["names"][0] for c in ir["cards"]}
+    wrote = 0
+    for kind in sorted(existing):
+        asks = [("mine", kind, copies) for copies in (1, box.colorless.get(kind, 1), 1000)]
+        asks.append((kind, None, 1))
+        for name, replace, copies in asks:
+            try:
+                text = new_card(name, base, f"{name}.uno", existing, replace, copies, box)
+            except ValueError as e:
+                assert str(e)
+                continue
+            path = tmp_path / f"{name}.uno"
+            path.write_text(text)
+            try:
+                load(base, with_=(str(path),))
+            except RulebookError as e:
+                pytest.fail(f"{name} --replace {replace} --copies {copies} on {base}: {e.diagnostics[0].message}")
+            wrote += 1
+    assert wrote
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--base", "attack", "--replace", "discard_all"], "dealt once per color"),
+    (["--base", "official", "--replace", "wild", "--copies", "9"], "holds 4 × `wild`, not 9"),
+    (["--base", "official", "--replace", "5"], "dealt once per color"),
+    (["--base", "flip", "--replace", "wild"], "double-faced"),
+])
+def test_new_card_refuses_a_replace_the_box_cannot_give(tmp_path, monkeypatch, args, said):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("new", "card", "mine", *args)
+    assert code == 2 and said in err
+    assert not (tmp_path / "mine.uno").exists()
+
+
+def test_a_replaced_blank_keeps_its_points_and_a_colorless_box_chooses_no_color(tmp_path):
+    code, out, err = run_cli("new", "card", "blank_swap", "--replace", "wild_customizable", "--stdout")
+    assert code == 0 and "points 40" in out                     # the blank it replaces is worth 40, not 50
+    code, out, err = run_cli("new", "card", "wild", "--base", "all_wild", "--stdout")
+    assert code == 0 and "choose color" not in out

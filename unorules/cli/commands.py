@@ -102,17 +102,21 @@ def new():
 def new_card_cmd(name, base, output, to_stdout, force, replace, copies):
     """A custom card NAME. A card the base rulebook already has (its blank customizable card, say)
     gets a new rule; any other name is a new card with its count in the deck."""
-    from unorules.language.authoring import new_card
+    from unorules.language.authoring import box_of, new_card
     from unorules.language.loader import load
     target = Path(output or f"{name}.uno")
     try:
-        existing = {c["names"][0] for c in load(base).ir["cards"]}
+        ir = load(base).ir
     except RulebookError as e:
         fail_render(e)
+    existing = {c["names"][0] for c in ir["cards"]}
     try:
-        text = new_card(name, base, target.name, existing, replace, copies)
+        text = new_card(name, base, target.name, existing, replace, copies, box_of(ir))
     except ValueError as e:
         raise click.UsageError(str(e))
+    problem = _first_problem(base, target.name, text)
+    if problem:                           # never a file that does not validate
+        raise click.UsageError(f"a `{name}` card for `{base}` with these options would not validate: {problem}")
     if to_stdout:
         echo(text, nl=False)
         return
@@ -124,6 +128,21 @@ def new_card_cmd(name, base, output, to_stdout, force, replace, copies):
         raise click.UsageError(f"`{target}` exists; use --force to overwrite it, or -o another file")
     write_output(target, text, "-o/--output")
     echo(f"wrote {target}: check it with `unorules validate {base} --with {target}`")
+
+
+def _first_problem(base: str, name: str, text: str) -> str | None:
+    """The first error of `text` laid on `base` (as file `name`), or None when it validates."""
+    import tempfile
+    from unorules.language.loader import load
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_text(text, encoding="utf-8")
+        try:
+            load(base, with_=(str(path),))
+        except RulebookError as e:
+            errors = [d for d in e.diagnostics if d.severity == "error"] or e.diagnostics
+            return f"{errors[0].code}: {errors[0].message}" if errors else "it does not validate"
+    return None
 
 
 @cli.command(short_help="A rulebook (or one card) in plain words.")
