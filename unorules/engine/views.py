@@ -132,8 +132,9 @@ class StateViews:
                     out.append("a decision without options")
         if len(self.piles) != len(self.rules.piles) or self.discard is not self.piles[self.pile]:
             out.append("the discard pile in use is not one of the piles")
-        if not self.terminal and any(not pile for pile in self.piles):
-            out.append("a discard pile is empty: its last card is never taken")
+        if not self.terminal and self.decision is not None and self.decision.kind in ("turn", "drawn") \
+                and any(not pile for pile in self.piles):       # (before the first card is turned up, they are)
+            out.append("a discard pile is empty at a turn: a pile's last card is never taken")
         if any(k < 0 for k in self.skips) or any(sc is None for sc in self.scores):
             out.append("a negative count")
         return out
