@@ -36,6 +36,7 @@ def literal(v) -> str:
     raise NotCovered(f"a value of type {type(v).__name__} in an expression")
 
 
+ARITHMETIC = {"*": "TIMES", "+": "PLUS", "-": "MINUS"}   # a rule's arithmetic, in counted code: exact in Python
 BINARY = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*"}
 
 
@@ -100,6 +101,8 @@ class ExprGen:
                 return f"DIVIDE({left}, {right})"
             if op == "%":
                 return f"MODULO({left}, {right})"
+            if self.counted and op in ARITHMETIC:        # native code checks these against int64's range
+                return f"{ARITHMETIC[op]}({left}, {right})"
             return f"({left} {BINARY[op]} {right})"
         if k == "call":
             return self.call(e, scope)

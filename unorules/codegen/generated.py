@@ -10,7 +10,7 @@ import hashlib
 from bisect import bisect
 from itertools import accumulate
 import linecache
-from operator import mul
+from operator import add, mul, sub
 import random
 import traceback
 
@@ -246,6 +246,7 @@ def tables(game, program, counted: bool = False) -> dict:
         "NOTHING_TO_CHOOSE": lambda name: f"there is nothing to choose as `{program.texts[name]}`",
         "NKINDS": len(r.kinds),
         "MODULO": lambda a, b: a % b if b else 0,
+        "TIMES": mul, "PLUS": add, "MINUS": sub,
         "OUTCOME_NAMES": OUTCOMES, "ERROR": "error",
         "RESULT": lambda *fields: GameRecord(game, *fields),
         "EV_ROUND_START": lambda log, r_, dealer, leader: ev(log, r_, "round_start", dealer=dealer,

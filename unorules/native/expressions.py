@@ -12,7 +12,8 @@ from .tables import NotNative, dims
 
 SIDE_CALLS = {"append", "pop", "remove", "clear", "sort", "add", "copy", "insert"}
 KEPT_BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any"}
-HELPERS = {"HELD": "n_held", "FACES_IN": "n_faces_in", "BOUNDED": "n_bounded", "SEAT": "n_seat", "MODULO": "n_modulo"}
+HELPERS = {"HELD": "n_held", "FACES_IN": "n_faces_in", "BOUNDED": "n_bounded", "SEAT": "n_seat", "MODULO": "n_modulo",
+           "TIMES": "n_times", "PLUS": "n_plus", "MINUS": "n_minus"}
 DROPPED = {"log"}
 OUTCOME_ERROR = 2
 
@@ -272,9 +273,9 @@ class ExprLowering(ast.NodeTransformer):
         body: list = []                                 # the loop's body, filled below
         loop, rename = self._loop(gen, body)
         elt = ExprLowering(self.low, self.pre).visit(rename.visit(copy.deepcopy(gen.elt)))
-        if name == "sum":
+        if name == "sum":                               # a checked add: the terms are a rule's values
             init = _const(0)
-            body[:] = [ast.AugAssign(target=_name(out, ast.Store()), op=ast.Add(), value=elt)]
+            body[:] = [ast.Assign(targets=[_name(out, ast.Store())], value=_call("n_plus", _name(out), elt))]
         elif name == "any":
             init = _const(False)
             body[:] = [ast.If(test=ExprLowering(self.low, self.pre).truth(rename.visit(copy.deepcopy(gen.elt))),

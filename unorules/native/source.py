@@ -20,18 +20,21 @@ from .tables import NotNative, emit, seat_tables
 from .wide import HELPERS as WIDE_HELPERS, widen_masks, words_of
 
 RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_below", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
-           "n_full", "n_full2", "n_copy1", "n_copy_row", "n_sort", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
+           "n_full", "n_full2", "n_copy1", "n_copy_row", "n_sort", "n_bounded", "n_modulo", "n_times", "n_plus", "n_minus", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
            "n_stack_of", "n_stack_load", "n_cell", "n_pushed", "n_popped", "n_stack_pop", "n_stack_has", "n_stack_remove", "n_stack_pop_at", "n_stack_copy", "n_stack_prepend",
            "n_stack_set1", "n_stack_under_top", "n_rows_new", "n_rows_sort", "n_nth_bit", "n_top") + WIDE_HELPERS
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
             "Exception", "np"}
 MADE_HERE = {"n_hand_points_of", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
+MAX_PLAYERS = 63                # the followed players are one int64's bits 0..62 (bit 63 is its sign)
 ROW = len(ROW_FIELDS)           # then the scores, then who sits at each seat
 HAND_POINTS = "def n_hand_points_of(g, q):\n    t = 0\n    for f in range(NFACES):\n        t += POINTS[f] * g[q, f]\n    return t"
 
 
 def module_source(program, players: int) -> str:
     """The native module of a counted Program (its source, and the tables it was loaded with)."""
+    if players > MAX_PLAYERS:
+        raise NotNative(f"{players} players (a game's followed players are one machine word: at most {MAX_PLAYERS})")
     ns = program.namespace
     words = words_of(ns["NFACES"])                         # a mask in one machine word, or two (wide.py)
     fns = Lowering(program.source, ns).lower()
