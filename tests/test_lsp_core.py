@@ -245,3 +245,38 @@ def test_the_command_without_the_extra_says_what_to_install():
             "from unorules.cli import main; main()")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "unorules[lsp]" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_stale_check_is_not_kept(tmp_path):
+    from unorules.lsp.workspace import Workspace
+    path = tmp_path / "card.uno"
+    path.write_text("rulebook card\nextends classic\n")
+    files = Workspace()
+    files.open(path, "rulebook card\nextends classic\n")
+    check = files.compute(path, dict(files.buffers))
+    assert files.is_current(check)
+    files.open(path, "rulebook card\nextends official\n")         # edited while it was checked
+    assert not files.is_current(check)
+
+
+def test_a_refusal_is_logged_in_one_line_without_a_traceback(caplog):
+    import logging
+    import os
+    if not os.environ.get("UNORULES_REQUIRE_EXTRAS"):
+        pytest.importorskip("pygls")
+    from pygls.exceptions import JsonRpcException
+    import unorules.lsp.server  # noqa: F401 - installs the filter
+    logger = logging.getLogger("pygls.protocol.json_rpc")
+    with caplog.at_level(logging.INFO, logger="pygls.protocol.json_rpc"):
+        try:
+            raise JsonRpcException("`x` cannot be renamed: it is a word of the language", -32803)
+        except JsonRpcException:
+            logger.exception('Exception occurred for message "%s"', 7)
+        try:
+            raise RuntimeError("a real failure")
+        except RuntimeError:
+            logger.exception("failed")
+    refused, failed = caplog.records
+    assert refused.getMessage() == "refused: `x` cannot be renamed: it is a word of the language"
+    assert refused.exc_info is None and refused.levelno == logging.INFO
+    assert failed.exc_info is not None                   # a real failure keeps its traceback

@@ -443,3 +443,51 @@ async def test_rename_across_the_authors_files_and_never_in_shipped_ones(client,
     with pytest.raises(Exception, match="shipped rulebooks/classic.uno"):
         await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(doc(uri), lsp.Position(2, 12)))
     close(client, uri)
+
+
+# ---- a check off the event loop (issue 59) ---------------------------------------------------
+
+def slow_rulebook(cards: int) -> str:
+    """official with `cards` cards of their own: a file whose check takes seconds."""
+    body = "".join(f"card c{i} {{\n  wild\n  points 50\n  on play:\n    choose color\n"
+                   f"    if me.hand.size > {i % 7} {{ next draw 1 }} else {{ each other draw 1 }}\n"
+                   f"    if sum(each other as p: p.hand.size) > {i % 11} {{ me draw 1 }}\n"
+                   "  on turn_up: next choose color\n}\n" for i in range(cards))
+    return ('rulebook slow "s"\nextends official\n' + body + "deck {\n"
+            + "".join(f"  1 × c{i}\n" for i in range(cards)) + "}\n")
+
+
+async def test_requests_are_answered_while_a_check_runs(client, tmp_path):
+    """A check ran in the event loop: every hover waited for it (11-26 s on a 790 KB file, after
+    every edit). Now it runs on its own thread: a hover sent after an edit is answered before
+    that edit's check publishes, and the diagnostics published are the last edit's."""
+    text = slow_rulebook(780)
+    assert len(text) < 200_000                      # checked as it is typed
+    path = tmp_path / "slow.uno"
+    path.write_text(text)
+    uri = await open_file(client, path, text)
+    await change(client, uri, text + "# an edit\n", 2)
+    await change(client, uri, text + "# another edit\n", 3)      # the first edit's check is stale
+    await asyncio.sleep(0.3)                                    # past the debounce: the check runs
+    hover = await client.text_document_hover_async(lsp.HoverParams(doc(uri), lsp.Position(2, 6)))
+    assert uri not in client.diagnostics, "the hover waited for the check"
+    assert hover is not None and "c0" in hover.contents.value
+    await wait_for(client, uri, timeout=60)
+    close(client, uri)
+
+
+async def test_a_very_large_file_is_checked_when_saved_not_as_typed(client, tmp_path):
+    text = slow_rulebook(900)
+    assert len(text) > 200_000
+    path = tmp_path / "large.uno"
+    path.write_text(text)
+    uri = await open_file(client, path, text)
+    assert any(d.code == "large" and "checked when opened and saved" in d.message for d in client.diagnostics[uri])
+    broken = text.replace("points 50", "points fifty", 1)
+    await change(client, uri, broken, 2)
+    await asyncio.sleep(1.0)
+    assert uri not in client.diagnostics            # no check as it is typed
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(doc(uri)))
+    found = await wait_for(client, uri, until=lambda ds: any(d.code != "large" for d in ds), timeout=60)
+    assert any(d.severity == lsp.DiagnosticSeverity.Error for d in found)
+    close(client, uri)

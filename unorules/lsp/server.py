@@ -8,6 +8,7 @@ never stops the server.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import logging
 import re
@@ -33,6 +34,7 @@ def _version() -> str:
 
 
 DEBOUNCE = 0.05          # seconds of quiet after an edit before the file is checked again
+LIVE_LIMIT = 200_000     # characters: a larger file is checked when opened and saved, not as it is typed
 log = logging.getLogger("unorules.lsp")
 
 
@@ -43,9 +45,26 @@ class UnorulesServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}
         self.published: dict[str, dict[str, list[lsp.Diagnostic]]] = {}   # checked uri -> target uri -> its diagnostics
         self.shown: set[str] = set()                                       # uris that have diagnostics shown
+        # checks run here, one at a time, off the event loop: requests are answered while one runs
+        self.checker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="unorules-check")
 
 
 server = UnorulesServer()
+
+
+class _RefusalsWithoutTracebacks(logging.Filter):
+    """pygls logs every error a request answers with, traceback and all: a refusal of ours (the
+    protocol's RequestFailed, with its reason for the person) is one line, with no traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, JsonRpcException) and getattr(error, "code", None) == REQUEST_FAILED:
+            record.msg, record.args = "refused: %s", (error.message if hasattr(error, "message") else str(error),)
+            record.exc_info, record.exc_text, record.levelno, record.levelname = None, None, logging.INFO, "INFO"
+        return True
+
+
+logging.getLogger("pygls.protocol.json_rpc").addFilter(_RefusalsWithoutTracebacks())
 
 
 def guarded(empty=None):
@@ -167,10 +186,28 @@ def _diagnostic(ls, d: Diagnostic, lines: list[str], path_of) -> lsp.Diagnostic:
         data={"fix": fix} if fix else None)
 
 
-def _check_now(ls: UnorulesServer, path: Path):
-    check = ls.files.check(path)
+async def _check_off_the_loop(ls: UnorulesServer, path: Path) -> bool:
+    """Check `path` on the checker's thread over a snapshot of the buffers; keep and show the
+    result only if no file it read changed meanwhile (else it is stale: dropped, and the edit
+    that changed it has scheduled a check of its own). False when dropped."""
+    loop = asyncio.get_running_loop()
+    check = await loop.run_in_executor(ls.checker, ls.files.compute, path, dict(ls.files.buffers))
+    if not ls.files.is_current(check):
+        return False
+    ls.files.keep(path, check)
+    _show(ls, path, check)
+    return True
+
+
+def _show(ls: UnorulesServer, path: Path, check):
     uri = from_fs_path(str(path))
     targets: dict[str, list[lsp.Diagnostic]] = {uri: []}     # its own uri always: cleared when clean
+    text = ls.files.text(path) or ""
+    if len(text) > LIVE_LIMIT:
+        targets[uri].append(lsp.Diagnostic(
+            lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+            f"this file is over {LIVE_LIMIT:,} characters ({len(text):,}): it is checked when opened and saved, "
+            "not as you type", severity=lsp.DiagnosticSeverity.Information, source="unorules", code="large"))
     for where, ds in check.diagnostics.items():
         lines = _lines(ls, where)
         targets.setdefault(from_fs_path(str(where)), []).extend(
@@ -203,10 +240,10 @@ def _publish(ls: UnorulesServer, uris):
 async def _check_later(ls: UnorulesServer, path: Path, delay: float):
     await asyncio.sleep(delay)
     before = set(ls.shown)
-    _check_now(ls, path)
+    if not await _check_off_the_loop(ls, path):
+        return
     for other in ls.files.dependents(path):          # the open files that read this one, one at a time
-        await asyncio.sleep(0)
-        _check_now(ls, other)
+        await _check_off_the_loop(ls, other)
     gone = before - {t for targets in ls.published.values() for t, ds in targets.items() if ds}
     if gone:
         _publish(ls, gone)
@@ -248,8 +285,10 @@ def did_change(ls: UnorulesServer, params: lsp.DidChangeTextDocumentParams):
     path = _path(uri)
     if path is None:
         return
-    ls.files.open(path, ls.workspace.get_text_document(uri).source)
-    _schedule(ls, uri, DEBOUNCE)
+    text = ls.workspace.get_text_document(uri).source
+    ls.files.open(path, text)
+    if len(text) <= LIVE_LIMIT:
+        _schedule(ls, uri, DEBOUNCE)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)

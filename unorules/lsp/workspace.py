@@ -27,6 +27,7 @@ class Check:
     reads: list[Path] = field(default_factory=list)
     rulebook: Rulebook | None = None
     files: dict[str, Path] = field(default_factory=dict)    # a file as diagnostics name it -> its path
+    buffers: dict[str, str] = field(default_factory=dict)   # the editor's texts it was checked with
 
     def path_of(self, file: str | None) -> Path | None:
         """The path of a file as a diagnostic names it (shipped ones as `rulebooks/…`)."""
@@ -95,18 +96,22 @@ class Workspace:
     def check(self, path: Path) -> Check:
         """Check an open file as `unorules validate FILE` does (with its unsaved text and that of
         every open file it reads), and keep the result."""
+        return self.keep(path, self.compute(path, dict(self.buffers)))
+
+    def compute(self, path: Path, buffers: dict[str, str]) -> Check:
+        """The check of `path` over these buffers (a snapshot), kept nowhere: the server runs it off
+        its event loop, and keeps it (`keep`) only if no file it read has changed since."""
         key = file_key(path)
         result = Check(path)
-        text = self.buffers.get(key)
+        result.buffers = buffers
+        text = buffers.get(key)
         if text is not None and not is_rulebook_text(path, text):
-            self.checks[key] = result
             return result
         reads: list[Path] = []
         try:
-            rb = load(path, search=self.search, texts=self.buffers, reads=reads)
+            rb = load(path, search=self.search, texts=buffers, reads=reads)
             problems = rb.warnings
             result.rulebook = rb
-            self.good[key] = rb
         except RulebookError as e:
             problems = e.diagnostics
         result.reads = reads or [path]
@@ -122,6 +127,19 @@ class Workspace:
                 links = self._link_closure(path) if links is None else links
                 d = self._with_link(d, path, where, links)
             result.diagnostics.setdefault(where, []).append(d)
+        return result
+
+    def is_current(self, result: Check) -> bool:
+        """Whether every file the check read still has the text it was checked with (and the file
+        itself is still open)."""
+        if file_key(result.path) not in self.buffers:
+            return False
+        return all(self.buffers.get(file_key(p)) == result.buffers.get(file_key(p)) for p in result.reads or [result.path])
+
+    def keep(self, path: Path, result: Check) -> Check:
+        key = file_key(path)
+        if result.rulebook is not None:
+            self.good[key] = result.rulebook
         self.checks[key] = result
         return result
 
