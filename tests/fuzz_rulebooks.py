@@ -265,4 +265,29 @@ def grammar_rulebook(rng: random.Random) -> str:
                      f"{rng.choice(['draw_two', '0..3', 'any number', 'any action'])}: "
                      + _g_chosen(rng, _g_actions(rng, 0, 2, card=True)) + "; pass attack to next")
     lines += settings
+    lines += _g_hooks_and_fronts(random.Random(rng.getrandbits(32)))    # drawn last: earlier seeds keep their rules
     return "\n".join(lines) + "\n"
+
+
+G_HOOK_ACTIONS = ["take back card", "pass attack to next", "cancel attack", "add 1", "resolve attack",
+                  "double penalty", "take back card; cancel attack", "take back card; pass attack to previous"]
+G_FRONT_ACTIONS = ["put top in front of me", "put card in front of me", "put top in front of next",
+                   "discard wild from me.front", "move draw_two from me.front to hand",
+                   "each other as f where f.front.size > 0 { f draw 1 }", "put top in front of me; put top in front of me"]
+
+
+def _g_hooks_and_fronts(rng: random.Random) -> list[str]:
+    """The constructs that found the fourth audit's d04 (issue 59): `on attacked` hooks that take the
+    attacking card back or put it in front, and rules that put the discard pile's top in front."""
+    lines = []
+    if rng.random() < 0.35:
+        condition = rng.choice(["", " if target.hand.size > 3", " if penalty > 1"])
+        lines.append(f"on attacked{condition}: {rng.choice(G_HOOK_ACTIONS)}")
+    if rng.random() < 0.08:                      # fronts run on the engine only: a few rulebooks have them
+        if rng.random() < 0.4:
+            lines.append(f"on attacked: {rng.choice(['put top in front of target', 'put top in front of me; cancel attack'])}")
+        for _ in range(rng.choice([1, 2])):
+            event = rng.choice(["play", "turn_start", "play of 7", "play of draw_two", "draw"])
+            card_actions = [a for a in G_FRONT_ACTIONS if "card" not in a.split() or event.startswith(("play", "draw"))]
+            lines.append(f"on {event}: {rng.choice(card_actions)}")
+    return lines

@@ -60,6 +60,6 @@ def test_the_engine_and_the_generated_code_play_the_same_games(seed, folder):
 
 
 def test_the_differential_fuzz_covers_most_rulebooks_with_generated_code(folder):
-    kinds = [differential(seed, folder, games=1) for seed in range(40)]
-    assert kinds.count("generated") >= 15, kinds
-    assert kinds.count("invalid") <= 8, kinds
+    kinds = [differential(seed, folder, games=1) for seed in range(80)]     # (120 seeds: 62 generated, 13 invalid)
+    assert kinds.count("generated") >= 30, kinds
+    assert kinds.count("invalid") <= 16, kinds

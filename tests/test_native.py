@@ -237,7 +237,7 @@ def test_a_cache_folder_that_cannot_be_written_is_a_reason_not_a_traceback(tmp_p
     blocker.write_text("not a folder")
     monkeypatch.setenv("UNORULES_NATIVE_CACHE", str(blocker / "native"))
     code, out, err = run_cli("simulate", "rlcard", "-n", "10", "--simulator", "native")
-    assert code == 2 and "cannot be written" in err and "UNORULES_NATIVE_CACHE" in err and "Traceback" not in err
+    assert code == 2 and "cannot be made" in err and "UNORULES_NATIVE_CACHE" in err and "Traceback" not in err
 
 
 def test_a_division_in_a_rule_is_refused_with_its_reason():
