@@ -45,11 +45,12 @@ def available() -> str | None:
 
 
 def _version_tag() -> str:
-    """What else the machine code depends on: the helpers it inlines (runtime.py, whose text is
-    hashed: numba's cache would not see them change), numba, numpy and Python."""
+    """What else the machine code depends on: the helpers it inlines (runtime.py and arithmetic.py,
+    whose text is hashed: numba's cache would not see them change), numba, numpy and Python."""
     import numba
     import numpy
-    helpers = hashlib.sha256(Path(__file__).with_name("runtime.py").read_bytes()).hexdigest()[:16]
+    here = Path(__file__).parent
+    helpers = hashlib.sha256(b"".join((here / f).read_bytes() for f in ("runtime.py", "arithmetic.py"))).hexdigest()[:16]
     return f"{helpers}/{numba.__version__}/{numpy.__version__}/{sys.version_info[:2]}"
 
 
@@ -69,9 +70,10 @@ def import_module(path: Path, source: str | None = None):
 
 
 def _compiled_with(module) -> list:
-    """The modules whose numba functions a native module runs: its own, the runtime's and tally's."""
-    from . import runtime, tally
-    return [module, runtime, tally]
+    """The modules whose numba functions a native module runs: its own, the runtime's, the checked
+    arithmetic's and tally's."""
+    from . import arithmetic, runtime, tally
+    return [module, runtime, arithmetic, tally]
 
 
 def row_of(record, players: int):

@@ -20,9 +20,10 @@ from .tables import NotNative, emit, seat_tables
 from .wide import HELPERS as WIDE_HELPERS, widen_masks, words_of
 
 RUNTIME = ("JIT", "NONE", "NativeStop", "n_rand", "n_below", "n_rng", "n_reseed", "n_popcount", "n_bitlen", "n_truthy",
-           "n_full", "n_full2", "n_copy1", "n_copy_row", "n_sort", "n_bounded", "n_modulo", "n_times", "n_plus", "n_minus", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
+           "n_full", "n_full2", "n_copy1", "n_copy_row", "n_sort", "n_bounded", "n_modulo", "n_faces_in", "n_held", "n_chance_pick", "n_stack_new",
            "n_stack_of", "n_stack_load", "n_cell", "n_pushed", "n_popped", "n_stack_pop", "n_stack_has", "n_stack_remove", "n_stack_pop_at", "n_stack_copy", "n_stack_prepend",
            "n_stack_set1", "n_stack_under_top", "n_rows_new", "n_rows_sort", "n_nth_bit", "n_top") + WIDE_HELPERS
+ARITHMETIC = ("n_times", "n_plus", "n_minus")      # a rule's checked arithmetic (arithmetic.py)
 BUILTINS = {"range", "len", "int", "float", "min", "max", "abs", "enumerate", "list", "set", "bool", "sum", "any",
             "Exception", "np"}
 MADE_HERE = {"n_hand_points_of", "n_seat", "shuffle", "reshuffle", "play_game", "CYCLE", "CYCLE_END"}
@@ -61,7 +62,7 @@ def module_source(program, players: int) -> str:
                 (stores if isinstance(node.ctx, ast.Store) else loads).add(node.id)
     for _, made in scratch:                                # the shapes play_game allocates with
         loads |= {n.id for n in ast.walk(ast.parse(made)) if isinstance(n, ast.Name)} - {"np"}
-    wanted = sorted(loads - stores - set(RUNTIME) - BUILTINS - (MADE_HERE - {"CYCLE", "CYCLE_END"}))
+    wanted = sorted(loads - stores - set(RUNTIME) - set(ARITHMETIC) - BUILTINS - (MADE_HERE - {"CYCLE", "CYCLE_END"}))
     seats = seat_tables(ns["OTHERS"], players)
     points = ns["POINTS"]
     if any(type(v) is not int for v in points):
@@ -78,7 +79,8 @@ def module_source(program, players: int) -> str:
             raise NotNative(f"the name `{name}`")
     lines = ['"""unorules native code (generated; numba). Any edit is lost: the file is named by its hash."""',
              "import numpy as np", "from numba import njit",
-             f"from unorules.native.runtime import {', '.join(RUNTIME)}", ""]
+             f"from unorules.native.runtime import {', '.join(RUNTIME)}",
+             f"from unorules.native.arithmetic import {', '.join(ARITHMETIC)}", ""]
     lines += [emit(name, value, words) for name, value in consts.items()]
     lines += ["", "",
               "@njit(**JIT)", ast.unparse(indexes_unsigned(parse_stmts(HAND_POINTS)[0])), "", "",
