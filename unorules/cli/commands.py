@@ -114,7 +114,7 @@ def new_card_cmd(name, base, output, to_stdout, force, replace, copies):
         text = new_card(name, base, target.name, existing, replace, copies, box_of(ir))
     except ValueError as e:
         raise click.UsageError(str(e))
-    problem = _first_problem(base, target.name, text)
+    problem = _first_problem(base, text)
     if problem:                           # never a file that does not validate
         raise click.UsageError(f"a `{name}` card for `{base}` with these options would not validate: {problem}")
     if to_stdout:
@@ -130,15 +130,17 @@ def new_card_cmd(name, base, output, to_stdout, force, replace, copies):
     echo(f"wrote {target}: check it with `unorules validate {base} --with {target}`")
 
 
-def _first_problem(base: str, name: str, text: str) -> str | None:
-    """The first error of `text` laid on `base` (as file `name`), or None when it validates."""
+def _first_problem(base: str, text: str) -> str | None:
+    """The first error of `text` laid on `base`, or None when it validates (or cannot be tried)."""
     import tempfile
     from unorules.language.loader import load
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / name
-        path.write_text(text, encoding="utf-8")
+        path = Path(folder) / "card.uno"
         try:
+            path.write_text(text, encoding="utf-8")
             load(base, with_=(str(path),))
+        except OSError:                   # no temporary folder: the file is written as before
+            return None
         except RulebookError as e:
             errors = [d for d in e.diagnostics if d.severity == "error"] or e.diagnostics
             return f"{errors[0].code}: {errors[0].message}" if errors else "it does not validate"
