@@ -649,7 +649,12 @@ def test_hostile_names_and_strings_cannot_change_the_native_source(tmp_path):
         same_games(program, 10)
         sources.append(program.source)
     assert sources[0] == sources[1]
-    body = sources[1].split("\n", 4)[4]             # after the fixed docstring and imports
+    lines = sources[1].split("\n")
+    first = 1 + next(i for i, line in enumerate(lines[1:]) if not line.startswith(("import ", "from ")))
+    assert lines[1:first] == ["import numpy as np", "from numba import njit", lines[3], lines[4]]
+    assert lines[3].startswith("from unorules.native.runtime import ") and \
+        lines[4].startswith("from unorules.native.arithmetic import ")
+    body = "\n".join(lines[first:])                 # after the fixed docstring and imports
     tokens = list(tokenize.generate_tokens(io.StringIO(body).readline))
     assert not [t for t in tokens if t.type == tokenize.STRING and not t.string.startswith('"""')]
     names = {t.string for t in tokens if t.type == tokenize.NAME}
