@@ -221,3 +221,18 @@ def test_every_seat_a_scenario_names_is_checked_against_its_players(tmp_path):
                  "`script[0].expect.front`: seat `-1` is out of range",
                  "`script[0].expect.eliminated[0]`: seat `7`", "`script[0].expect.next_dealer`: seat `4`"):
         assert said in text, said
+
+
+def test_validate_of_a_folder_skips_its_scenario_files(tmp_path):
+    """A folder of cards and their scenarios gave a bogus error per scenario file (the shipped
+    tests/scenarios/custom: "5 of 5 invalid"): they are skipped, and said to be."""
+    import shutil
+    from helpers import ROOT
+    shutil.copy(ROOT / "rulebooks" / "custom" / "shield.uno", tmp_path)
+    shutil.copy(ROOT / "tests" / "scenarios" / "custom" / "front_cards.yaml", tmp_path)
+    write(tmp_path, "rules.yaml", "kind: module\nname: rules\nfor: classic\n")
+    code, out, err = run_cli("validate", tmp_path)
+    assert code == 0 and "shield.uno" in out and "rules.yaml" in out and "front_cards" not in out
+    assert "1 YAML/JSON file" in err and "declares no rulebook" in err and "unorules test" in err
+    code, out, err = run_cli("validate", ROOT / "tests" / "scenarios" / "custom")
+    assert code == 2 and "no rulebook files" in err and "scenario files are run by `unorules test`" in err

@@ -15,7 +15,7 @@ from .common import PATH_OPTION, cli, echo, fail_render, not_an_input, write_out
 
 def _rulebook_files(args, search):
     """Expand arguments (files, folders, shipped names) into (label, Path) pairs."""
-    from unorules.language.loader import SUFFIXES, resolve_argument
+    from unorules.language.loader import SUFFIXES, is_rulebook_text, resolve_argument
     out = []
     for arg in args:
         p = Path(arg)
@@ -24,13 +24,32 @@ def _rulebook_files(args, search):
         except OSError:
             is_dir = False
         if is_dir:
-            found = sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
+            candidates = sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
+            found = [f for f in candidates if _declares_a_rulebook(f, is_rulebook_text)]
+            others = len(candidates) - len(found)
+            if others:                    # scenario files, CI configs: not rulebooks
+                files = f"{others} YAML/JSON files in `{arg}` declare" if others > 1 else \
+                    f"1 YAML/JSON file in `{arg}` declares"
+                echo(f"note: {files} no rulebook or module: skipped (scenario files are run by `unorules test`)",
+                     err=True)
             if not found:
                 raise click.UsageError(f"no rulebook files (.uno, .yaml, .yml, .json) in folder `{arg}`")
             out += [(str(f), f) for f in found]
         else:
             out.append((arg, resolve_argument(arg, tuple(Path(s) for s in search))))
     return out
+
+
+def _declares_a_rulebook(path: Path, is_rulebook_text) -> bool:
+    """A .uno file, or a YAML/JSON file whose `kind` is rulebook or module (read bounded: a file
+    that cannot be read is given to validate, which says why)."""
+    if path.suffix == ".uno":
+        return True
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return is_rulebook_text(path, f.read(1_000_001))
+    except OSError:
+        return True
 
 
 @cli.command(short_help="Check rulebooks: syntax, schema, names, types, deck.")

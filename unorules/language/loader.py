@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,6 +172,17 @@ def parse_file(path: Path, file: str | None = None, *, recall: bool = False, tex
 
 # ---------------------------------------------------------------------------------------------
 # names
+
+def is_rulebook_text(path: Path, text: str) -> bool:
+    """Whether a file is a rulebook to check: every .uno file; a YAML or JSON file only when it
+    declares a rulebook or module (a scenario file, a CI config, is left alone)."""
+    suffix = path.suffix.lower()
+    if suffix == ".uno":
+        return True
+    if suffix not in SUFFIXES:
+        return False
+    return re.search(r'^\s*"?kind"?\s*:\s*"?(rulebook|module)\b', text, re.MULTILINE) is not None
+
 
 @functools.cache
 def shipped_names() -> dict[str, Path]:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from unorules.errors import Diagnostic, RulebookError, Span, UnorulesError
-from unorules.language.loader import MAX_BYTES, MAX_LINE, Rulebook, display_name, file_key, find, load, read_text
+from unorules.language.loader import (MAX_BYTES, MAX_LINE, Rulebook, display_name, file_key, find, is_rulebook_text,
+                                      load, read_text)
 from .symbols import FileSymbols, read_symbols
 
 RULEBOOK_SUFFIXES = (".uno", ".yaml", ".yml", ".json")
@@ -32,18 +33,6 @@ class Check:
     def path_of(self, file: str | None) -> Path | None:
         """The path of a file as a diagnostic names it (shipped ones as `rulebooks/…`)."""
         return self.files.get(file) or (Path(file) if file else None)
-
-
-def is_rulebook_text(path: Path, text: str) -> bool:
-    """Whether a file is a rulebook to check: every .uno file; a YAML or JSON file only when it
-    declares a rulebook or module (a scenario file, a CI config, is left alone)."""
-    suffix = path.suffix.lower()
-    if suffix == ".uno":
-        return True
-    if suffix not in RULEBOOK_SUFFIXES:
-        return False
-    import re
-    return re.search(r'^\s*"?kind"?\s*:\s*"?(rulebook|module)\b', text, re.MULTILINE) is not None
 
 
 class Workspace:
