@@ -148,8 +148,12 @@ def prune(folder: Path, keep: Path) -> None:
 # numba's cache of each function, and the manifests that say which of its files we wrote
 
 def _dispatchers(modules) -> list:
-    """The functions numba caches, in these modules (a module's own and those it imported)."""
-    from numba.core.dispatcher import Dispatcher
+    """The functions numba caches, in these modules (a module's own and those it imported); none
+    without numba (then there is no machine code to check)."""
+    try:
+        from numba.core.dispatcher import Dispatcher
+    except ImportError:
+        return []
     seen, out = set(), []
     for m in modules:
         for v in vars(m).values():
@@ -194,8 +198,11 @@ def check_machine_code(modules) -> None:
     """Before any of these modules' functions runs: a function whose numba cache folder is not
     ours alone is not cached; in one that is, every file numba would read for it that is not in
     its manifest, with the hash kept there, is removed (numba then compiles afresh)."""
+    dispatchers = _dispatchers(modules)
+    if not dispatchers:
+        return
     from numba.core.caching import NullCache
-    for d in _dispatchers(modules):
+    for d in dispatchers:
         folder, base = _files_of(d)
         if folder.exists() and not_ours_alone(folder):
             d._cache = NullCache()

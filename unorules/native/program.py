@@ -61,7 +61,7 @@ def write_module(source: str) -> Path:
 
 def import_module(path: Path, source: str | None = None):
     """The module written at `path`, run from `source` (the text just written; read back from
-    the file, bounded, when not given), its numba cache checked against its manifests."""
+    the file when not given), its numba cache checked against its manifests."""
     if source is None:
         source = path.read_text(encoding="utf-8")
     module = cache.load_module(path, source)
@@ -72,7 +72,10 @@ def import_module(path: Path, source: str | None = None):
 def _compiled_with(module) -> list:
     """The modules whose numba functions a native module runs: its own, the runtime's, the checked
     arithmetic's and tally's."""
-    from . import arithmetic, runtime, tally
+    try:
+        from . import arithmetic, runtime, tally
+    except ImportError:                  # no numba: no machine code of theirs to check
+        return [module]
     return [module, runtime, arithmetic, tally]
 
 
