@@ -22,6 +22,7 @@ import tempfile
 import types
 from pathlib import Path
 
+from unorules.language.cache import read_bounded
 from .tables import NotNative
 
 MAX_MODULES = 48               # about 2 MB each with numba's files
@@ -92,22 +93,13 @@ def write_module(source: str, tag: str) -> Path:
 
 
 def _read_regular(path: Path, limit: int) -> str | None:
-    """The text of a regular file of at most `limit` bytes (not a link, a FIFO or a device), or None."""
+    """The text of a regular file of at most `limit` bytes (language/cache.py's bounded read: not a
+    link, a FIFO or a device), or None."""
+    data = read_bounded(path, limit)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        return data.decode("utf-8") if data is not None else None
+    except UnicodeDecodeError:
         return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1)
-        return data.decode("utf-8") if len(data) <= limit else None
-    except (OSError, UnicodeDecodeError):
-        return None
-    finally:
-        os.close(fd)
 
 
 def load_module(path: Path, source: str):
