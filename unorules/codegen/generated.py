@@ -85,8 +85,10 @@ class Program:
                 raise ValueError(f"this code was generated for the agents {self.agents}, not {tuple(names)}")
             self._names = list(names)
         agents = self._codes
-        if log is not False and log is not None:
-            return self._play(seed, agents, log if isinstance(log, list) else [], set())
+        if isinstance(log, list):            # (an empty one too: the replay's log starts empty)
+            return self._play(seed, agents, log, set())
+        if log:
+            return self._play(seed, agents, [], set())
         return self._play_quiet(seed, agents, None, set())
 
     def rule_of(self, e: Exception) -> str | None:
