@@ -817,3 +817,12 @@ def test_kinds_judged_by_rules_of_their_own_are_judged_face_by_face_with_the_kin
     assert "k = CKIND[c]" not in options and "WILD[" not in options      # the kind is known where it is judged
     assert options.count("elif not (CCOLOR[c] == color") == loops + ifs - 1     # but the wild's
     same_games(spec, games=40)
+
+
+@pytest.mark.parametrize("agents", [("random",), ("greedy", "random"), ("random_play",)])
+def test_just_drawn_is_the_turn_s_drawn_card_in_generated_code_as_in_the_engine(agents):
+    """tests/data/just_drawn.uno (pinned by tests/scenarios/language/just_drawn.yaml): `just_drawn`
+    judged while a card's playability is (its kind's rule) and in its `on play` rule."""
+    program = same_games(RunSpec(str(DATA / "just_drawn.uno"), players=3, rounds="single", agents=agents),
+                         games=40)
+    assert "turn_drawn = card" in program.source

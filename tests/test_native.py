@@ -718,3 +718,12 @@ def test_more_players_than_a_machine_word_holds_are_refused(tmp_path):
     path.write_text("rulebook many\nextends classic\nplayers 2..70\nsetup { hand 1 }\n")
     with pytest.raises(NotNative, match="64 players"):
         native_of(RunSpec(str(path), players=64, agents=("random",), rounds="single", simulator="native"))
+
+
+def test_just_drawn_plays_its_references_games_in_native_code():
+    """`just_drawn` judged for the drawn card's playability (tests/data/just_drawn.uno) is the
+    turn's drawn card in native code too."""
+    program = native_of(RunSpec(str(ROOT / "tests" / "data" / "just_drawn.uno"), players=3, rounds="single",
+                                agents=("random",)))
+    out = same_games(program, 100)
+    assert (out[:, 0] == 0).sum() >= 80

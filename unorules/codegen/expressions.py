@@ -167,8 +167,8 @@ class ExprGen:
             return "(direction == 1)"
         if n == "first_card":
             return "first_card"
-        if n == "just_drawn":
-            return "False"
+        if n == "just_drawn":                # expressions.GLOBAL_NAME_IMPL: the card in question is the turn's drawn card
+            return f"({scope['card']} == turn_drawn)" if "card" in scope else "False"
         if n in ("fewest_cards", "most_cards"):
             pick = "min" if n == "fewest_cards" else "max"
             return f"{pick}({self.hand_len('q')} for q in OTHERS[direction][{scope['me']}])"
@@ -259,6 +259,8 @@ class ExprGen:
         of = e["of"]
         if not (self.counted and of.get("kind") == "attr" and of["name"] == "hand"):
             return None
+        if "arg" in e and _reads(e["arg"], "just_drawn"):     # one card of a face: the faces cannot tell it
+            raise NotCovered("`just_drawn` inside a hand query with hands counted per face")
         p = self.expr(of["of"], scope)
         n = e["name"]
         if n == "has":

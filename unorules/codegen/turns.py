@@ -135,6 +135,8 @@ class TurnFlow:
             src("dealer = N - 1")
             src("round_no = 0")
         src("drawn = plays = reshuffles = decisions = turn_decisions = challenges = challenges_won = catches = 0")
+        if self.reads("just_drawn"):
+            src("turn_drawn = -1")                 # State.__init__: no card drawn (`on round_start`, a first card)
         if not self.entry:
             src("exposed = []")
             src("tserial = 0")
@@ -317,6 +319,8 @@ class TurnFlow:
             src("turns += 1")
             src("game_turns += 1")
             src("tfirst = decisions")
+            if self.reads("just_drawn"):
+                src("turn_drawn = -1")            # turns.begin_turn: no card drawn yet this turn
             with src.block(f"if turns > {literal(self.game.turn_cap)} or game_turns > {literal(MAX_GAME_TURNS)}:"):
                 src("turns -= 1")                 # turns.begin_turn: the turns actually played
                 src("stalled = True")
@@ -345,10 +349,9 @@ class TurnFlow:
                 self.turn_draw(turn)
             with src.block("else:"):
                 self.pick_play()
-                src("just_drawn = False")
             # play_card: place it (and, where others may jump in, again for each who does), run its
             # rules, then end_play
-            scope = {"me": "p", "@who": "p", "card": "card", "just_drawn": "just_drawn", "@given": "given"}
+            scope = {"me": "p", "@who": "p", "card": "card", "@given": "given"}
             jump = self.rules.jump_in is not None
             if jump:
                 src("while True:")
@@ -456,6 +459,8 @@ class TurnFlow:
                     src("if log is not None: dl.append(card)")
                 src("got += 1")
                 src("drawn += 1")
+                if self.reads("just_drawn"):
+                    src("turn_drawn = card")     # turns._drawn_playable: judged as the card just drawn
                 self.options("card", single=True)
                 with src.block("if total:"):
                     src("break")
@@ -468,6 +473,8 @@ class TurnFlow:
             src(f"card = {'f' if self.counted else 'hand[-1]'} if {got} else None")
         with src.block("if card is None:"):
             src("continue")
+        if self.reads("just_drawn"):
+            src("turn_drawn = card")             # turns.turn_draw: `just_drawn` to the turn's end
         if fires:
             self.triggers("draw", {"me": "p", "@who": "p", "card": "card"}, "card")
             if self.moves_hands:
@@ -513,7 +520,6 @@ class TurnFlow:
                 src("if log is not None: EV_KEEP(log, round_no, p)")
                 src("continue")
         self.chosen()
-        src("just_drawn = True")
 
     def end_round(self, sc, single):
         src, x = self.src, self.x

@@ -92,7 +92,6 @@ class OutOfTurn:
         src("if log is not None: EV_JUMP_IN(log, round_no, q, card)")
         src("p = q")
         src("hand = hc[p]" if self.counted else "hand = hands[p]")
-        src("just_drawn = False")
         src("jumped = True")
         src("break")
 

@@ -30,7 +30,7 @@ _LISTS_OF_FLAT_LISTS = ("hands", "piles", "fronts")
 _FLAT_DICTS = ("counts", "judged", "open_hands")
 _DICTS_OF_FLAT = ("memory", "set_at")
 _SCALARS = ("n", "ncards", "side", "color", "direction", "current", "dealer", "pile", "round", "turns", "game_turns",
-            "turn_first_decision", "turn_serial", "turn_draws", "depth", "streak", "new_decks", "_seed",
+            "turn_first_decision", "turn_serial", "turn_draws", "turn_drawn", "depth", "streak", "new_decks", "_seed",
             "first_card", "redraw", "terminal", "several_piles", "shares_deck", "_pile_loop", "leader", "next_dealer",
             "next_leader", "next_override", "false_caller", "round_winner", "winner", "outcome", "pause_before_turn",
             "_rng_when_asked")      # a tuple of numbers
@@ -73,6 +73,7 @@ class State(Table, StateViews, StateSpaces):
         self.next_leader = None
         self.leader = None                         # who plays first this round (None: left of the dealer)
         self.turn_draws = 0                        # cards drawn by the turn's draws this turn
+        self.turn_drawn = None                     # the card this turn's draw gave (`just_drawn`), or None
         self.several_piles = len(self.rules.piles) > 1
         self._pile_loop = False
         self.empty_piles()

@@ -45,6 +45,7 @@ def begin_turn(s: State, p):
     s.game_turns += 1
     s.turn_first_decision = s.counts["decisions"]
     s.turn_draws = 0
+    s.turn_drawn = None
     game = s.game
     if s.turns > game.turn_cap or s.game_turns > MAX_GAME_TURNS:
         s.turns -= 1                     # the turns actually played
@@ -160,15 +161,13 @@ def play_many(s: State, p, cards, call):
         run_play_rules(s, card, env)
 
 
-def play_card(s: State, p, card, call, color=None, just_drawn=False):
+def play_card(s: State, p, card, call, color=None):
     legal = s.place(p, card, call)
     _emit_play(s, p, card, call)
     if s.game.quiet_play[s.ckind[card]]:
         end_play(s, p)                       # nothing to run: straight on (the common number card)
         return
     env = {"me": p, "@who": p, "card": card, "@legal_play": legal}
-    if just_drawn:
-        env["just_drawn"] = True
     if color is not None:
         env["@color"] = color          # the answer to the card's first `choose color`, given with the play
     if s.rules.jump_in is not None:
@@ -430,10 +429,11 @@ def turn_draw(s: State, p):
         return
     got = []
     if rules.turn["draw_until_playable"]:
-        got = _draw_until(s, p, lambda c: s.playable(p, c), "until_playable")
+        got = _draw_until(s, p, lambda c: _drawn_playable(s, p, c), "until_playable")
     else:
         got = s.draw_cards(p, 1)
     last = got[-1] if got else None
+    s.turn_drawn = last                      # `just_drawn`: this card, from now to the turn's end
     if last is None or "draw" not in rules.triggers:
         after_turn_draw(s, p, last)          # no draw rule to run first
         return
@@ -441,10 +441,17 @@ def turn_draw(s: State, p):
     s.fire("draw", {"me": p, "@who": p, "card": last}, last)
 
 
+def _drawn_playable(s: State, p, card) -> bool:
+    """Drawing until a card may be played: each card is judged as the one just drawn."""
+    s.turn_drawn = card
+    return s.playable(p, card)
+
+
 def _after_draw_with(s: State, p, before):
     held = set(before)
     got = [c for c in s.hands[p] if c not in held]
     last = got[-1] if got else None
+    s.turn_drawn = last
     if last is None or "draw" not in s.rules.triggers:
         after_turn_draw(s, p, last)
         return
@@ -477,7 +484,7 @@ def _drawn_answer(s: State, p, a: Action):
     if a.kind == "play":
         if a.pile is not None:
             s.use_pile(a.pile)
-        play_card(s, p, a.value, a.call, a.color, just_drawn=True)
+        play_card(s, p, a.value, a.call, a.color)
     elif a.kind == "draw":
         turn_draw(s, p)
     else:
