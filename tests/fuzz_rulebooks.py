@@ -150,7 +150,7 @@ G_SIMPLE = ["lose turn", "play again", "reverse", "choose color", "cycle color",
             "take 1 card from chosen", "give 1 card to next at once", "give 1 card where card.wild to next",
             "discard all red", "discard all 7", "draw until playable", "eliminate", "do punish",
             "do bonus", "give hand to next", "exchange card with next", "swap seats with next", "score 2",
-            "draw until color red"]
+            "draw until color red", "eliminate from round"]
 # whole actions that bind a name and read it (a choice, a reveal), possibly inside a block that rebinds it
 G_BINDING = ["choose player as p2; p2 draw 1", 'choose one of exact, missed as guess; if guess == "exact" { draw 1 }',
              "choose number as n; each player discard all n", "choose number from 1 to 3 as k; next draw k",

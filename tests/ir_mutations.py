@@ -105,9 +105,18 @@ def _sites(ir):
                     if subj["kind"] != "name":      # a loop keeps its name and condition
                         subj = {**{k: v for k, v in a.get("subject", {}).items() if k in ("as", "where")}, **subj}
                     yield f"subject {subj['kind']} on {a['kind']}", (lambda a=a, subj=subj: a.__setitem__("subject", dict(subj)))
+            for key, values in SETTINGS.get(a["kind"], ()):
+                for v in values:
+                    if a.get(key) != v:
+                        yield f"{a['kind']} {key} {v}", (lambda a=a, key=key, v=v: a.pop(key, None) if v is None
+                                                          else a.__setitem__(key, v))
             for block in _blocks(a):
                 if block:
                     yield f"move the last of {a['kind']}'s block out", (lambda lst=lst, i=i, block=block: lst.insert(i + 1, block.pop()))
+
+
+# an action's own settings, each value it may take (None: the key absent), one mutation per other value
+SETTINGS = {"eliminate": (("from", (None, "round")),)}
 
 
 def _rotate(n, side, other):

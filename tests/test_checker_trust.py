@@ -99,6 +99,7 @@ WARNED = {
     "W0105": "card skip { action points 20 playable when 1 > 2 }",
     "W0106": 'card skip { action points 20 on play: choose one of low, high as level; if level == "low" { draw 1 } }',
     "W0107": "card lonely { wild points 5 }",
+    "W0108": "card wild_blank { wild points 50 on play: next draw 1 }\ndeck { 1 × wild_blank }",
 }
 
 
@@ -107,6 +108,18 @@ def test_each_warning(tmp_path, code):
     rb = load(house(tmp_path, WARNED[code]))
     assert code in [w.code for w in rb.warnings]
     assert all(w.severity == "warning" and w.span is not None for w in rb.warnings)
+
+
+def test_a_wild_that_names_no_color_is_warned_and_explained_as_keeping_the_color(tmp_path):
+    """A blank wild whose new rule names no color named none, silently: W0108, and `explain`
+    says the color stays; one that does name it (here through a rule it does) is not warned."""
+    from unorules.language.explain.rulebook import explain
+    rb = load(house(tmp_path, WARNED["W0108"]))
+    assert [w.code for w in rb.warnings] == ["W0108"]
+    assert "It names no color: the current color stays as it was." in explain(rb, "wild_blank")
+    fine = load(house(tmp_path, "rule paint: choose color\ncard wild_blank { wild points 50 on play: do paint }\n"
+                                "deck { 1 × wild_blank }"))
+    assert fine.warnings == [] and "names no color" not in explain(fine, "wild_blank")
 
 
 def test_warnings_are_printed_and_strict_makes_them_errors(tmp_path):

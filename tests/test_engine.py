@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -521,3 +522,35 @@ def test_each_player_of_a_round_won_by_a_player_out_is_each_player_still_in_once
     s = game.new_state(0)
     s.out = [True, False, False, True]
     assert s.others_in_order(0) == (1, 2) and s.others_in_order(3) == (0, 1, 2)[1:]
+
+
+@pytest.mark.parametrize("mercy", [0, 9, 12])
+def test_eliminated_players_hold_nothing_take_no_turn_and_are_back_in_the_next_round(mercy):
+    """tests/data/elimination.uno over whole matches: after every action no eliminated player holds
+    a card or is asked anything (invariant_violations), every round that starts deals in everyone
+    still in the game, and a round ended by elimination is a round of the count, with a winner."""
+    game = unorules.Game(str(DATA / "elimination.uno"), 4, rounds="match", log_events=True,
+                         options={"mercy": mercy})
+    ends = Counter()
+    back = 0
+    for seed in range(25):
+        s = play(game, seed)
+        assert s.outcome in ("win", "stalled"), s.error
+        benched, out_for_good = set(), set()
+        for ev in s.log:
+            if ev["type"] == "eliminated":
+                (benched if ev.get("from") == "round" else out_for_good).add(ev["player"])
+            elif ev["type"] == "deal":
+                dealt = {int(q) for q, cards in ev["hands"].items() if cards}
+                assert not dealt & out_for_good
+                back += len(benched & dealt)
+                benched = set()
+            elif ev["type"] == "round_end":
+                ends[ev["reason"]] += 1
+                assert ev["winner"] is not None or ev["reason"] == "stalled"
+        assert len(s.turns_per_round) == sum(1 for ev in s.log if ev["type"] == "round_end")
+        if s.outcome == "win" and sum(s.eliminated) == 3:
+            assert s.winner == next(p for p in range(4) if not s.eliminated[p])
+    assert ends["last_standing"] > 0
+    if mercy:
+        assert back > 0

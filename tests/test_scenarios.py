@@ -236,3 +236,22 @@ def test_validate_of_a_folder_skips_its_scenario_files(tmp_path):
     assert "1 YAML/JSON file" in err and "declares no rulebook" in err and "unorules test" in err
     code, out, err = run_cli("validate", ROOT / "tests" / "scenarios" / "custom")
     assert code == 2 and "no rulebook files" in err and "scenario files are run by `unorules test`" in err
+
+
+def test_a_color_or_target_nothing_asks_for_is_refused_where_it_is_written(tmp_path):
+    """`color:` with a play of a card that names no color was dropped without a word: it is
+    U0801 at its line and column, and a color a wild's play does ask for still answers it."""
+    base = ("name: {name}\nrulebook: official\nplayers: 3\n"
+            "given: {{hands: {{0: [red 5, wild, blue 1], 1: [green 3, yellow 7], 2: [blue 9]}}, discard: [red 3],"
+            " draw_pile: [red 9, green 1], turn: 0}}\n"
+            "defaults: {{challenge: false, catch: false, jump_in: false, respond: false}}\n"
+            "script:\n  - {{player: 0, play: {card}, {extra}}}\n  - {{player: 1, draw: true}}\n")
+    bad = write(tmp_path, "bad.yaml", base.format(name="dropped", card="red 5", extra="color: blue"))
+    code, out, err = run_cli("test", bad)
+    assert code == 1 and "error[U0801]" in out and "bad.yaml:7:37" in out and "asks for no color" in out
+    target = write(tmp_path, "target.yaml", base.format(name="no target", card="red 5", extra="target: 2"))
+    code, out, err = run_cli("test", target)
+    assert code == 1 and "error[U0801]" in out and "asks for no player" in out
+    good = write(tmp_path, "good.yaml", base.format(name="asked", card="wild", extra="color: blue"))
+    code, out, err = run_cli("test", good)
+    assert code == 0, out

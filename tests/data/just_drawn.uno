@@ -8,8 +8,7 @@ card wild_patient {
   wild
   points 50
   playable when not just_drawn
-  on play:
-    choose color
+  on play: choose color
 }
 
 card wild_fresh {

@@ -14,7 +14,7 @@ class AttackWindows:
         src, x = self.src, self.x
         if self.kind_now is None and scope.get("card") is None:
             raise NotCovered("an attack where no card is played")
-        atk = {k: x.name_var(k) for k in ("t", "pen", "st", "kind", "card", "legal", "attacker")}
+        atk = {k: x.name_var(k) for k in ("t", "pen", "st", "kind", "card", "legal", "attacker", "player")}
         src(f"{atk['t']} = {x.expr(a['target'], scope)}")
         with src.block(f"if {atk['t']} is not None:"):      # primitives.act_attack: on nobody, nothing
             self.attack_on(a, scope, atk)
@@ -28,7 +28,7 @@ class AttackWindows:
         src(f"{atk['kind']} = {literal(self.kind_now) if self.kind_now is not None else 'CKIND[' + scope['card'] + ']'}")
         src(f"{atk['card']} = {scope.get('card', 'None')}")
         src(f"{atk['legal']} = {scope.get('@legal_play', 'True')}")
-        src(f"{atk['attacker']} = {scope['me']}")
+        src(f"{atk['attacker']} = {atk['player']} = {scope['me']}")
         env = {**scope, "@given": None}         # atk.env: the attack's own env, for its body
         answerable = {k for r in self.rules.reactions for k in r.to}
         answers = bool(self.rules.reactions) and not (self.kind_now is not None
@@ -153,7 +153,7 @@ class AttackWindows:
         self.place(t, card, legal)
         src(f"if log is not None: EV_RESPOND(log, round_no, {t}, {card}, {atk['attacker']})")
         src(f"old = {t}")
-        src(f"{atk['kind']}, {atk['card']}, {atk['legal']} = CKIND[{card}], {card}, {legal}")
+        src(f"{atk['kind']}, {atk['card']}, {atk['legal']}, {atk['player']} = CKIND[{card}], {card}, {legal}, {t}")
         me, att, pen = self.x.name_var("rme"), self.x.name_var("ratt"), self.x.name_var("rpen")
         src(f"{me}, {att}, {pen} = {t}, {atk['attacker']}, {atk['pen']}")
         scope = {"me": me, "@who": me, "card": card, "target": me, "attacker": att, "penalty": pen,
@@ -223,10 +223,10 @@ class AttackWindows:
         if not kinds:
             self.resolve(a, env, atk)
             return
-        t, att = atk["t"], atk["attacker"]
+        t, att = atk["t"], atk["player"]        # the card's player: never their own challenger, and who pays
         first = True
         for kind in kinds:
-            with src.block(f"{'if' if first else 'elif'} {atk['kind']} == {literal(kind.id)}:"):
+            with src.block(f"{'if' if first else 'elif'} {atk['kind']} == {literal(kind.id)} and {t} != {att}:"):
                 first = False
                 self.count_decision()
                 if self.stepping:                # [challenge, no challenge], the attack pending
@@ -269,6 +269,8 @@ class AttackWindows:
             src(f"{atk['st']} = {literal(RESOLVE)}")
         elif k == "cancel_attack":
             src(f"{atk['st']} = {literal(CANCELLED)}")
+            src(f"if log is not None: EV_CANCEL_ATTACK(log, round_no, {scope['me']}, {atk['attacker']}, {atk['t']}, "
+                f"{atk['pen']})")
         elif k == "add_penalty":
             src(f"{atk['pen']} += {x.expr(a['amount'], scope)}")
         elif k == "double_penalty":
@@ -284,5 +286,5 @@ class AttackWindows:
             self.not_counted("`take back`")     # which copy of the face goes back is the pile's order
             with src.block(f"if {atk['card']} in discard and len(discard) > 1:"):   # a pile keeps its last card
                 src(f"discard.remove({atk['card']})")
-                src(f"hands[{atk['attacker']}].append({atk['card']})")
-                src(f"if log is not None: EV_TAKE_BACK(log, round_no, {atk['attacker']}, {atk['card']})")
+                src(f"hands[{atk['player']}].append({atk['card']})")
+                src(f"if log is not None: EV_TAKE_BACK(log, round_no, {atk['player']}, {atk['card']})")

@@ -267,6 +267,8 @@ def tables(game, program, counted: bool = False) -> dict:
         "EV_SHUFFLE_HANDS": lambda log, r_, p: ev(log, r_, "shuffle_hands", player=p),
         "EV_RESPOND": lambda log, r_, p, card, to: ev(log, r_, "respond", player=p, card=names[card], to=to),
         "EV_PASS_ATTACK": lambda log, r_, p, to, pen: ev(log, r_, "pass_attack", player=p, to=to, penalty=pen),
+        "EV_CANCEL_ATTACK": lambda log, r_, p, att, t, pen: ev(log, r_, "cancel_attack", player=p, attacker=att,
+                                                                target=t, penalty=pen),
         "EV_TAKE_BACK": lambda log, r_, p, card: ev(log, r_, "take_back", player=p, card=names[card]),
         "REACT_TO": [[k.id in x.to for k in r.kinds] for x in r.reactions],
         "REACT_WITH": [[k.id in x.with_ for k in r.kinds] for x in r.reactions],

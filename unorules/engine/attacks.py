@@ -62,7 +62,7 @@ def _respond_answer(s: State, atk: Attack, a: Action):
     legal = s.place(t, card, a.call)
     s.emit("respond", player=t, card=s.card_name(card), to=atk.attacker)
     old_target = t
-    atk.kind, atk.card, atk.legal = s.ckind[card], card, legal
+    atk.kind, atk.card, atk.legal, atk.player = s.ckind[card], card, legal, t
     env = {"me": t, "@who": t, "card": card, "target": t, "attacker": atk.attacker, "penalty": atk.penalty,
            "@legal_play": legal}
     s.push(after_reaction, atk, old_target)
@@ -80,8 +80,11 @@ def after_reaction(s: State, atk: Attack, old_target):
 
 
 def challenge_offer(s: State, atk: Attack):
+    """The attacking card's challenge, offered to the attack's target as it stands (after `on
+    attacked` rules and reactions), unless the target played that card: a challenge won is paid by
+    the card's player (`attacker` in the challenge's rules), however the attack was passed on."""
     k = s.rules.kinds[atk.kind]
-    if k.challenge is None:
+    if k.challenge is None or atk.target == atk.player:
         resolve(s, atk)
         return
     s.ask("challenge", atk.target, [Action("challenge", True), Action("challenge", False)], _challenge_answer, atk)
@@ -94,10 +97,10 @@ def _challenge_answer(s: State, atk: Attack, a: Action):
     s.counts["challenges"] += 1
     if not atk.legal:
         s.counts["challenges_won"] += 1
-    s.emit("challenge", player=atk.target, attacker=atk.attacker, legal=atk.legal,
-           hand=[s.card_name(c) for c in s.hands[atk.attacker]] if s.log is not None else None)
-    env = {"me": atk.attacker, "@who": atk.target, "card": atk.card, "target": atk.target,
-           "attacker": atk.attacker, "penalty": atk.penalty, "legal": atk.legal, "challenger": atk.target}
+    s.emit("challenge", player=atk.target, attacker=atk.player, legal=atk.legal,
+           hand=[s.card_name(c) for c in s.hands[atk.player]] if s.log is not None else None)
+    env = {"me": atk.player, "@who": atk.target, "card": atk.card, "target": atk.target,
+           "attacker": atk.player, "penalty": atk.penalty, "legal": atk.legal, "challenger": atk.target}
     s.push(after_challenge, atk)
     s.push_actions(s.rules.kinds[atk.kind].challenge, env)
 

@@ -366,6 +366,8 @@ class Compiler:
             kw = dict(rule=a["rule"], body=self.rule_bodies[a["rule"]])
         elif k == "may_play":
             kw = dict(any=bool(a.get("any")))
+        elif k == "eliminate":
+            kw = {"from": a.get("from", "game")}
         elif k == "flip":
             mode = self.option_values.get(a.get("pile", "whole"), a.get("pile", "whole"))
             if mode not in ("whole", "top"):

@@ -18,6 +18,10 @@ def bind(impl, who, where, ex, per_subject=False, loop_name=None, loop=False, **
     def run(s, env):
         try:
             players = who(s, env)
+            if True in s.gone:                         # an eliminated player does nothing more
+                players = [p for p in players if p is None or not s.gone[p]]
+                if not players:
+                    return
             if not (per_subject or together or loop):          # the common case: one env for all
                 if len(players) == 1:
                     impl(s, env, players[0], ex, kw)
@@ -306,12 +310,25 @@ def act_let(s, env, p, ex, kw):
 
 
 def act_eliminate(s, env, p, ex, kw):
-    s.eliminated[p] = s.out[p] = True
+    """p is out of the game (every later round too), or with `from round` of this round only: their
+    hand goes under the top card of the discard pile, and from now they hold nothing, take no
+    turn and are asked nothing (bind skips every action of theirs). The last player left in the
+    round is never eliminated: they win it (the first out wins where players go out for places),
+    and it is scored as the rulebook says; rounds._after_round ends the match when one is left."""
+    for_round = kw.get("from") == "round"
+    if s.gone[p] or (not s.out[p] and s.active_count() <= 1):
+        return
+    s.gone[p] = s.out[p] = True
+    if not for_round:
+        s.eliminated[p] = True
     s.discard[-1:-1] = s.hands[p]
     s.hands[p] = []
-    s.emit("eliminated", player=p)
-    if s.n - sum(s.eliminated) <= 1:
-        s.finish(next(q for q in range(s.n) if not s.eliminated[q]), "win")
+    if p in s.exposed:
+        s.exposed.remove(p)
+    s.emit("eliminated", player=p, **({"from": "round"} if for_round else {}))
+    if s.active_count() == 1:
+        left = next(q for q in range(s.n) if not s.out[q])
+        s.game.flow.end_round(s, s.places[0] if s.places else left, "last_standing")
 
 
 def act_swap_seats(s, env, p, ex, kw):
@@ -382,7 +399,10 @@ def act_pass_attack(s, env, p, ex, kw):
 
 
 def act_cancel_attack(s, env, p, ex, kw):
-    _pending(s).state = "cancelled"
+    """The attack is called off: the event says who it was aimed at, as no `attack` event will."""
+    atk = _pending(s)
+    atk.state = "cancelled"
+    s.emit("cancel_attack", player=env["me"], attacker=atk.attacker, target=atk.target, penalty=atk.penalty)
 
 
 def act_resolve_attack(s, env, p, ex, kw):
@@ -395,8 +415,8 @@ def act_take_back(s, env, p, ex, kw):
     atk = _pending(s)
     if atk.card in s.discard and len(s.discard) > 1:
         s.discard.remove(atk.card)
-        s.hands[atk.attacker].append(atk.card)
-        s.emit("take_back", player=atk.attacker, card=s.card_name(atk.card))
+        s.hands[atk.player].append(atk.card)
+        s.emit("take_back", player=atk.player, card=s.card_name(atk.card))
 
 
 def act_win_round(s, env, p, ex, kw):

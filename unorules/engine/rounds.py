@@ -39,6 +39,7 @@ def begin_round(s: State, shuffle: bool = True):
     for c in s.game.round_resets:
         s.reset_counter(c)
     s.out = list(s.eliminated)
+    s.gone = list(s.eliminated)             # `eliminate from round` lasts to the round's end
     s.places, s.round_winners, s.pending_winners = [], [], []
     s.leader = None
     if s.round > 1:

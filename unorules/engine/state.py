@@ -23,7 +23,7 @@ from .views import StateViews
 # What State.__deepcopy__ copies by hand: lists that hold only numbers or immutable tuples, lists
 # of such lists, dicts of numbers or immutable tuples, dicts of numbers or lists of numbers; and the
 # attributes that only ever hold numbers, flags, names or None (tests/test_clone.py checks these).
-_FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "out", "places", "round_winners",
+_FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "gone", "out", "places", "round_winners",
                "pending_winners", "rounds_won", "skips", "exposed", "turns_per_round", "drawn_per_round", "last_turn",
                "recent_plays", "_history", "_chance_drawn", "aside", "winners")
 _LISTS_OF_FLAT_LISTS = ("hands", "piles", "fronts")
@@ -65,6 +65,7 @@ class State(Table, StateViews, StateSpaces):
         self.team_of = game.team_of                # seat -> team (each seat its own without teams)
         self.eliminated = [False] * n              # out of the match
         self.out = [False] * n                     # not in this round: eliminated, or gone out and placed
+        self.gone = [False] * n                    # eliminated, from the match or this round: no cards, turns or questions
         self.places: list[int] = []                # this round's finishing order (who went out first, ...)
         self.round_winners: list[int] = []
         self.rounds_won = [0] * n                  # seat -> rounds won (with their team) this match

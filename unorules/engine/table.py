@@ -86,7 +86,7 @@ class Table:
     # -- primitives the rules use ---------------------------------------------------------------
     def draw_cards(self, p, n, why="draw", emit=True):
         n = min(int(n), MAX_DRAW)
-        if n <= 0 or p is None:
+        if n <= 0 or p is None or self.gone[p]:      # an eliminated player holds nothing
             return []
         got = []
         hand, pile = self.hands[p], self.draw_pile

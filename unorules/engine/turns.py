@@ -107,6 +107,9 @@ def expire_at_turn(s: State, p):
 
 
 def turn_decision(s: State, p):
+    if s.gone[p]:                            # eliminated as the turn began (`on turn_start`): no turn
+        advance(s)
+        return
     opts = s.play_options(p)
     if not (opts and s.game.draw_only_when_stuck):
         opts.append(DRAW)
@@ -295,6 +298,9 @@ def out_of_turn_order(s: State, p) -> tuple:
 def any_time_window(s: State, p, i):
     """Before p's turn, each other player in the out-of-turn order may play a card that is playable
     at any time (its own `playable when` judged, with `turn_player` bound to p); then p's turn."""
+    if s.gone[p]:
+        advance(s)
+        return
     order = out_of_turn_order(s, p)
     kinds = s.game.any_time_kinds
     while i < len(order):

@@ -57,11 +57,13 @@ PAUSED = Decision("pause", None, [], None, None)
 
 
 class Attack:
-    __slots__ = ("attacker", "target", "penalty", "body", "kind", "card", "legal", "state", "passed", "env",
+    __slots__ = ("attacker", "player", "target", "penalty", "body", "kind", "card", "legal", "state", "passed", "env",
                  "hooked", "hooks")
 
     def __init__(self, attacker, target, penalty, body, kind, card, legal, env):
         self.attacker, self.target, self.penalty, self.body = attacker, target, penalty, body
+        self.player = attacker      # who played the attacking card (a reaction's player once one answers): its
+        #                             challenge is theirs to pay, and never offered to them; `attacker` is who sends it now
         self.kind, self.card, self.legal, self.env = kind, card, legal, env
         self.state = "pending"      # pending | resolve | cancelled
         self.passed = False

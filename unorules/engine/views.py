@@ -135,6 +135,10 @@ class StateViews:
         if not self.terminal and self.decision is not None and self.decision.kind in ("turn", "drawn") \
                 and any(not pile for pile in self.piles):       # (before the first card is turned up, they are)
             out.append("a discard pile is empty at a turn: a pile's last card is never taken")
+        if any(g and (h or f) for g, h, f in zip(self.gone, self.hands, self.fronts)):
+            out.append("an eliminated player holds cards")
+        if any(e and not g for e, g in zip(self.eliminated, self.gone)):
+            out.append("a player out of the game is back in a round")
         if any(k < 0 for k in self.skips) or any(sc is None for sc in self.scores):
             out.append("a negative count")
         return out
@@ -144,6 +148,8 @@ class StateViews:
         """What player p may see: their own hand, the table, everyone's hand sizes. Never other hands."""
         d = self.decision
         attacker = getattr(d.env, "attacker", None) if d is not None else None    # the env of an attack window
+        if attacker is not None and d.kind == "challenge":
+            attacker = d.env.player                  # the challenged card's player: whose bluff it would be
         top = self.discard[-1] if self.discard else None
         kinds = self.rules.kinds
         views = self._views

@@ -180,6 +180,8 @@ class _Format:
         k = a["kind"]
         src = self.start(a)
         subj = expr(a["subject"]) + " " if "subject" in a else ""
+        if k == "eliminate" and a.get("from") == "round":
+            return [Line(f"{ind}{subj}eliminate from round", src)]
         if k in SIMPLE and not (k == "flip" and "pile" in a):
             return [Line(f"{ind}{subj}{SIMPLE[k]}", src)]
         if k == "flip":

@@ -8,7 +8,7 @@ other way) and an error in a module or `--with` file (there it is a misspelt nam
 from __future__ import annotations
 
 from unorules.errors import Diagnostic, did_you_mean
-from .ir import all_actions, constant, deck_counts
+from .ir import all_actions, constant, deck_counts, walk
 
 COMPARISONS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
                "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
@@ -140,6 +140,44 @@ def lint(rulebook) -> list[Diagnostic]:
                  f"always {'true' if v else 'false'}",
                  "a condition that never changes decides nothing: remove it" + ("" if v else " or the rule it guards"))
     out += _unread_choices(ir, warn)
+    for card in colorless_wilds(ir):
+        warn("W0108", f"the wild `{card['names'][0]}` never names a color: the current color stays as it was",
+             card["names"], 0, "names no color",
+             "add `choose color` to its `on play` (or `set color C`), unless the color should stay")
+    return out
+
+
+NAMES_A_COLOR = frozenset(("choose_color", "set_color", "cycle_color", "may_play", "flip"))
+
+
+def colorless_wilds(ir) -> list:
+    """The wild kinds whose play never names a color: no `choose color`, `set color`, `cycle
+    color` (nor a further play or a flip, which may) in their `on play`, the rules it does, or an
+    `on play` trigger that may fire for them. Such a wild leaves the current color as it was."""
+    rules = {r["name"]: r["actions"] for r in ir.get("rules", [])}
+
+    def names_color(actions, seen) -> bool:
+        for a in walk(actions):
+            if a["kind"] in NAMES_A_COLOR:
+                return True
+            if a["kind"] == "do" and a["rule"] not in seen and a["rule"] in rules:
+                seen.add(a["rule"])
+                if names_color(rules[a["rule"]], seen):
+                    return True
+        return False
+
+    out = []
+    counts = deck_counts(ir)
+    if not any(sum(counts.get(c["names"][0], {}).values()) for c in ir.get("cards", []) if c.get("category") != "wild"):
+        return out                           # a deck of wilds only: no color to name
+    triggers = [t for t in ir.get("triggers", []) if t["event"] == "play"]
+    for card in ir.get("cards", []):
+        if card.get("category") != "wild" or card.get("at_any_time"):
+            continue
+        plays = [e["actions"] for e in card.get("effects", []) if e["event"] == "play"]
+        plays += [t["actions"] for t in triggers if t.get("of", {}).get("face", card["names"][0]) in card["names"]]
+        if not any(names_color(actions, set()) for actions in plays):
+            out.append(card)
     return out
 
 

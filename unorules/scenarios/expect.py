@@ -102,6 +102,10 @@ def compare(s: State, expect: dict, rejected: str | None) -> list[str]:
             got = [p for p in range(s.n) if s.eliminated[p]]
             if sorted(want) != got:
                 diff("eliminated", sorted(want), got)
+        elif key == "eliminated_from_round":      # out of this round only (`eliminate from round`)
+            got = [p for p in range(s.n) if s.gone[p] and not s.eliminated[p]]
+            if sorted(want) != got:
+                diff(key, sorted(want), got)
         elif key in ("places", "round_winners"):
             got = list(s.places if key == "places" else s.round_winners)
             if list(want) != got:

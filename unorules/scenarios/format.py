@@ -18,7 +18,7 @@ TOP_KEYS = ["name", "rulebook", "include", "with", "options", "players", "seed",
 GIVEN_KEYS = ["dealer", "hands", "front", "discard", "draw_pile", "color", "turn", "direction", "side", "scores",
               "counters", "piles"]
 EXPECT_KEYS = ["hands", "hand_sizes", "top", "color", "turn", "direction", "side", "draw_pile_size", "discard_size",
-               "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "events", "error", "counters",
+               "draw_pile_top", "scores", "round_winner", "seats", "eliminated", "eliminated_from_round", "events", "error", "counters",
                "places", "round_winners", "next_dealer", "next_leader", "tops", "front", "team_scores", "open_hands"]
 DECISION_KEYS = ["play", "draw", "keep", "challenge", "respond", "jump_in", "catch", "perform", "choose", "chance", "expect"]
 MODIFIERS = ["color", "target", "uno", "pile"]
@@ -41,7 +41,8 @@ COUNTER = ("or", "int", "bool", ("seats", ("or", "int", "bool")))
 EXPECT_SHAPE = {"hands": ("seats", CARDS), "hand_sizes": ("seats", "int"), "top": CARD, "color": "text", "turn": "int",
                 "direction": "text", "side": "text", "draw_pile_size": "int", "discard_size": "int",
                 "draw_pile_top": CARDS, "scores": ("seats", "number"), "round_winner": ("or", "int", "none"),
-                "seats": ("seats", "int"), "eliminated": ("list", "int"), "events": ("list", ("names", "any")),
+                "seats": ("seats", "int"), "eliminated": ("list", "int"),
+                "eliminated_from_round": ("list", "int"), "events": ("list", ("names", "any")),
                 "error": "text", "counters": ("names", COUNTER), "places": ("list", "int"),
                 "round_winners": ("list", "int"), "next_dealer": "int", "next_leader": "int", "tops": ("names", CARD),
                 "front": ("seats", CARDS), "team_scores": ("seats", "number"), "open_hands": ("list", "int")}
@@ -244,7 +245,7 @@ def _check_seats(sc, players, err):
         seat(node.get(k), node, k, path)
     for node, where in expects:
         if isinstance(node, dict):
-            for k in ("eliminated", "places", "round_winners", "open_hands"):
+            for k in ("eliminated", "eliminated_from_round", "places", "round_winners", "open_hands"):
                 if isinstance(node.get(k), list):
                     for i, v in enumerate(node[k]):
                         seat(v, node, k, f"{where}{k}[{i}]")

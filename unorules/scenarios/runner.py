@@ -12,7 +12,7 @@ from pathlib import Path
 
 from unorules.engine import State
 from unorules.engine.types import PAUSED
-from unorules.errors import RulebookError, UnorulesError
+from unorules.errors import Diagnostic, RulebookError, UnorulesError
 from .answers import _Reject, _answer, _choose, _default_answer, _describe, _entry_text
 from .expect import compare
 from .format import DECISION_KEYS, Scenario, ScenarioError, load_scenarios  # noqa: F401 (re-exported)
@@ -101,6 +101,8 @@ def run(sc: Scenario, follow=None) -> Result:
             ekey = next((k for k in DECISION_KEYS if entry is not None and k in entry), None)
             matches = entry is not None and ekey in keys and (d.kind == "chance" or entry.get("player") == d.player)
             if matches:
+                if pending:                  # the entry before gave an answer nothing asked for
+                    _unasked(sc, pending, d_)
                 pending = {}
                 consumed = 1
                 nxt = script[i + 1] if i + 1 < len(script) else None
@@ -132,6 +134,7 @@ def run(sc: Scenario, follow=None) -> Result:
                     if m in entry and not (m == "color" and entry.pop("_color_used", False)):
                         pending[m] = entry[m]
                         pending["player"] = d.player
+                        pending["entry"] = i
                 i += consumed
                 if d.probs is not None:
                     fol.stop("the script fixes a chance outcome, which generated code draws itself")
@@ -157,6 +160,8 @@ def run(sc: Scenario, follow=None) -> Result:
             if entry is None:
                 break
             raise _Fail(f"the engine asked {_describe(s, d)}, but script[{i}] holds {_entry_text(entry)}")
+        if pending and not s.terminal:
+            _unasked(sc, pending, d_)
         want_error = (d_.get("expect") or {}).get("error")
         if want_error is not None and rejected is None and s.outcome == "error":
             # the rules failed at run time (a loop cap, a value out of range): the message is expected
@@ -175,6 +180,8 @@ def run(sc: Scenario, follow=None) -> Result:
             raise _Fail(f"expected the last decision to be rejected with \"{want_error}\", but it was accepted")
     except _Fail as f:
         return Result(sc, False, str(f), trace, s, fol.note())
+    except ScenarioError as e:
+        return Result(sc, False, e.render(), trace, s, fol.note())
     except UnorulesError as e:
         return Result(sc, False, f"error: {e}", trace, s, fol.note())
     if s.outcome == "error":
@@ -184,6 +191,20 @@ def run(sc: Scenario, follow=None) -> Result:
 
 class _Fail(Exception):
     pass
+
+
+def _unasked(sc: Scenario, pending: dict, data: dict):
+    """A `color:` or `target:` given with a decision that asks none (a play of a card that names no
+    color, a rule that chooses no player): refused where it is written, as an unknown key is,
+    rather than dropped."""
+    i = pending["entry"]
+    key = next(k for k in ("color", "target") if k in pending)
+    node = (data.get("script") or [])[i]
+    what = {"color": "a color", "target": "a player"}[key]
+    raise ScenarioError([Diagnostic("U0801", f"`script[{i}].{key}`: {_entry_text(node)} asks for no {what[2:]}: nothing answers it",
+                                    sc.file, sc.spans.at(node, key) if isinstance(node, dict) else None,
+                                    "nothing asks this",
+                                    f"remove `{key}:`, or give it with the play or choice that asks for {what}")], {sc.file: sc.text})
 
 
 class _Following:

@@ -10,6 +10,7 @@ from collections import Counter
 
 from unorules.language.checker import DEFAULT_HAND, DEFAULT_PLAYERS
 from unorules.language.ir import deck_counts, sides_of  # noqa: F401 (deck_counts: re-exported)
+from unorules.language.lints import colorless_wilds
 from .words import Words
 
 
@@ -65,11 +66,36 @@ def explain_card(w: Words, card: dict, counts: Counter | None, names: list[str] 
         lines.append("- With two players, the player after the next player (and the one before the previous player) "
                      "is you.")
     if "challenge" in card:
-        lines.append(f"- If the attacked player challenges it (and sees your hand): "
+        passed = " (whoever the attack reaches after any pass, but never you)" if _passes_attacks(w.ir) else ""
+        lines.append(f"- If the attacked player{passed} challenges it (and sees your hand): "
                      f"{w.actions(card['challenge'], 'the challenger')}.")
     if not card.get("effects") and cat != "wild":
         lines.append("- It has no effect when played.")
+    if cat == "wild" and any(c is card for c in colorless_wilds(w.ir)):
+        lines.append("- It names no color: the current color stays as it was.")
     return lines + [""]
+
+
+def _dicts(node):
+    """Every dict of an IR tree (the rules' actions among them)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            yield n
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def _eliminations(ir) -> set:
+    """"round" and/or "game": the kinds of `eliminate` the rulebook's rules hold."""
+    return {n.get("from", "game") for n in _dicts(ir) if n.get("kind") == "eliminate"}
+
+
+def _passes_attacks(ir) -> bool:
+    """Does any rule of the rulebook pass an attack on (`pass attack to P`)?"""
+    return any(n.get("kind") == "pass_attack" for n in _dicts(ir))
 
 
 def _goes_around(card) -> bool:
@@ -313,6 +339,15 @@ def explain(rulebook, card: str | None = None) -> str:
         lines.append(f"The game ends after {w.expr(sc['rounds'])} rounds.")
     if "eliminate_above" in sc:
         lines.append(f"A player whose score passes {w.expr(sc['eliminate_above'])} is out; the last player left wins.")
+    scopes = _eliminations(ir)
+    if "round" in scopes:
+        lines.append("A player eliminated from a round holds no cards, takes no turn and is asked nothing for the "
+                     "rest of it, and is dealt in again next round. When a rule leaves one player in the round, that "
+                     "player wins it at once, and the round is scored as above (the eliminated hold nothing).")
+    if "game" in scopes:
+        lines.append("A player eliminated from the game holds no cards, takes no turn, is asked nothing and sits out "
+                     "every later round. When a rule leaves one player in the round, that player wins it at once and "
+                     "it is scored as above; when one player is left in the game, that player wins the game.")
     if not any(k in sc for k in ("target", "rounds", "eliminate_above")):
         lines.append("One round decides the game.")
     return "\n".join(lines).rstrip() + "\n"

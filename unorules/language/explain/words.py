@@ -169,8 +169,11 @@ class Words:
             return f"{holder} a card for which {arg}", LOOSE
         if e["name"] == "count":
             return f"the number of cards in {of} for which {arg}", LOOSE
-        if e["name"] == "has":
-            return f"{holder} a {arg}", COMPARE_P
+        if e["name"] == "has":                        # a kind named (`skip`, 7) takes an article; any other kind its noun
+            if arg == "it":
+                return f"{holder} a card of that kind", COMPARE_P
+            return (f"{holder} a {arg}" if arg.startswith("`") or arg.isdigit() else
+                    f"{holder} a card of {arg}"), COMPARE_P
         return "?", ATOM
 
     def attribute(self, e) -> tuple[str, int]:
@@ -431,7 +434,12 @@ class Words:
         if k == "let":
             return f"`{a['as']}` stands for {self.expr(a['value'])} (as it is now)"
         if k == "eliminate":
-            return f"{s} {'are' if s == 'you' else 'is'} out of the game"
+            be = self.verb(s, "are", "is")
+            if a.get("from") == "round":
+                return (f"{s} {be} out of this round (never the last player left in it, who wins it; back in the next; "
+                        f"{self.possessive(s)} hand goes under the top card of the discard pile)")
+            return (f"{s} {be} out of the game, for every later round too (never the last player left in the round, who "
+                    f"wins it; {self.possessive(s)} hand goes under the top card of the discard pile)")
         if k == "swap_seats":
             return f"{v('swap', 'swaps')} seats with {self.expr(a['with'])} (hands and scores move with the players)"
         if k == "reveal":
@@ -441,7 +449,7 @@ class Words:
         if k == "attack":
             t = self.expr(a["target"])
             pen = f" with a penalty of {self.expr(a['penalty'])}" if "penalty" in a else ""
-            return f"{t} is attacked{pen}: unless the attack is answered, " + self.block(a["actions"], "they")
+            return f"{t} {self.verb(t, 'are', 'is')} attacked{pen}: unless the attack is answered, " + self.block(a["actions"], "they")
         if k == "add_penalty":
             return f"the penalty {self.change(a['amount'])}"
         if k == "pass_attack":

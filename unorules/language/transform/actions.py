@@ -145,6 +145,9 @@ class ActionIR(Transformer):
     discard_all = _act("discard_all", "what")
     score = _act("score", "amount")
     eliminate = _act("eliminate")
+
+    def eliminate_from_round(self, meta, c):
+        return self.node(meta, kind="eliminate", **{"from": "round"})
     swap_seats = _act("swap_seats", "with")
     reveal = _act("reveal")
     redraw = _act("redraw")
