@@ -323,3 +323,30 @@ def test_validation_remembers_what_passed_and_never_what_failed(monkeypatch):
         schema._PASSED.clear()
         assert found and found == errors(ir)[0], (wrong, found)
         assert remembered > 0
+
+
+PHRASED = [   # what a first-time author writes, where it goes wrong (line:column), what it said
+    ("next draw 2 cards", "8:17", "write `draw 2`"),
+    ("next draw 2 and lose turn", "8:17", "`next draw 2; next lose turn`"),
+    ("skip next", "8:5", "write `next lose turn`"),
+    ("every other player draw 1", "8:5", "write `each other`"),
+    ("all players draw 1", "8:5", "write `each player`"),
+    ("draw 2 then next lose turn", "8:12", "separate them with `;`"),
+]
+
+
+@pytest.mark.parametrize("body, where, hint", PHRASED)
+def test_phrasings_first_time_authors_write_get_what_was_probably_meant_at_their_place(tmp_path, body, where, hint):
+    """`next draw 2 cards` was reported at the next line's `}`, and the others said only what the
+    grammar expected: each is now said where it is, with the probable phrasing."""
+    p = write(tmp_path, "card.uno", f'rulebook t "t"\nextends classic\ncard wild_x {{\n  wild\n  points 50\n'
+                                    f"  on play:\n    choose color\n    {body}\n}}\ndeck {{ 1 × wild_x }}\n")
+    code, out, err = run_cli("validate", p)
+    assert code == 1 and f"card.uno:{where}: error[U0101]" in err and hint in err, err
+
+
+def test_a_phrase_inside_quoted_text_on_the_line_before_is_not_blamed(tmp_path):
+    p = write(tmp_path, "card.uno", 'rulebook t "t"\nextends classic\noption x = 1 "every player draws"\n'
+                                    "next lose turn\n")
+    code, out, err = run_cli("validate", p)
+    assert code == 1 and "card.uno:4:1: error[U0101]" in err and "each player" not in err, err

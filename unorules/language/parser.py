@@ -14,6 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lexer import BasicLexer, ContextualLexer
 
 from unorules.errors import Diagnostic, RulebookError, Span, did_you_mean
+from .phrasings import probable
 from unorules.language.transform.rulebook import ToIR, _span_meta
 from . import cache
 from .resources import grammar_file
@@ -202,6 +203,12 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, file: str) -> Diagnostic
         help_ = close
     if word == "}" and "{" not in text[: tok.start_pos]:
         help_ = "this `}` closes nothing"
+    first = not text[: tok.start_pos].rsplit("\n", 1)[-1].strip()
+    meant = probable(text, tok.line, first)
+    if meant is not None:                  # a phrasing people write: what it probably meant, where it is
+        where, said, hint = meant
+        return Diagnostic("U0101", said, file, where, "not how the language says it", hint,
+                          notes=[f"the parser stopped at {tok.line}:{tok.column}: unexpected `{word}`"])
     return Diagnostic("U0101", msg, file, span, "not expected here", help_)
 
 

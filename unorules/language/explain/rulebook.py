@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from unorules.language.checker import DEFAULT_HAND, DEFAULT_PLAYERS
-from unorules.language.ir import deck_counts, sides_of  # noqa: F401 (deck_counts: re-exported)
+from unorules.language.ir import deck_counts, sides_of, walk  # noqa: F401 (deck_counts: re-exported)
 from unorules.language.lints import colorless_wilds
 from .words import Words
 
@@ -47,21 +47,26 @@ def explain_card(w: Words, card: dict, counts: Counter | None, names: list[str] 
     if card.get("at_any_time"):
         lines.append("- It is played out of turn only: before any other player's turn, whoever holds it may play it "
                      "(the nearest player in the order of play first), whatever the top card.")
+    held = " (your hand still holds this card as this is judged)"
     if "playable_when" in card:
-        lines.append(f"- It may be played only when {w.expr(card['playable_when'])}.")
+        lines.append(f"- It may be played only when {w.expr(card['playable_when'])}"
+                     f"{held if _reads_hand(card['playable_when']) else ''}.")
     if "legal_when" in card:
         if "challenge" in card:
-            lines.append(f"- It is legal only when {w.expr(card['legal_when'])}. It may be played anyway, as a bluff, "
+            lines.append(f"- It is legal only when {w.expr(card['legal_when'])}"
+                         f"{held if _reads_hand(card['legal_when']) else ''}. It may be played anyway, as a bluff, "
                          "and the attacked player may challenge it.")
         else:
-            lines.append(f"- It may be played only when {w.expr(card['legal_when'])}.")
+            lines.append(f"- It may be played only when {w.expr(card['legal_when'])}"
+                         f"{held if _reads_hand(card['legal_when']) else ''}.")
     for eff in card.get("effects", []):
         label = {"play": "When you play it", "turn_up": "As the round's first card"}.get(eff["event"], eff["event"])
         subject = "you" if eff["event"] == "play" else "the dealer"
         text = w.actions(eff["actions"], subject)
         if eff["event"] == "turn_up":
             text = text.replace("the next player", "the player to the dealer's left")
-        lines.append(f"- {label}: {text}.")
+        gone = " (it has left your hand by then)" if eff["event"] == "play" and _reads_hand(eff["actions"]) else ""
+        lines.append(f"- {label}{gone}: {text}.")
     if _goes_around(card):
         lines.append("- With two players, the player after the next player (and the one before the previous player) "
                      "is you.")
@@ -74,6 +79,84 @@ def explain_card(w: Words, card: dict, counts: Counter | None, names: list[str] 
     if cat == "wild" and any(c is card for c in colorless_wilds(w.ir)):
         lines.append("- It names no color: the current color stays as it was.")
     return lines + [""]
+
+
+def _counter_line(c) -> str:
+    """A counter's or flag's line: whose it is, its start and when it clears."""
+    what = "a count" if c["kind"] == "counter" else "a mark (set or not)"
+    whose = "for each player" if c["per"] == "player" else "for the table"
+    hidden = ", seen only by its player" if c.get("hidden") else ""
+    reset = {"turn": "cleared when a new turn begins", "round": "cleared at the start of every round",
+             "next_turn": "cleared when that player's next turn is over (a skipped turn counts)"
+             if c["per"] == "player" else
+             "cleared when the next turn of the player who last set it is over (a skipped turn counts)",
+             "at_next_turn": "cleared as that player's next turn begins (or is skipped)" if c["per"] == "player"
+             else "cleared as the next turn of the player who last set it begins (or is skipped)"
+             }.get(c.get("reset"), "kept for the whole game")
+    start = "0" if c["kind"] == "counter" else "not set"
+    return f"- `{c['name']}`: {what} {whose}{hidden}, {start} at first, {reset}."
+
+def _trigger_line(w: Words, t) -> str:
+    """A top-level trigger's line: when it fires, its condition, its actions."""
+    of = ""
+    if "of" in t:
+        of = "a " + (f"{t['of']['color']} " if "color" in t["of"] else "") + f"`{t['of']['face']}`"
+    when = {"play": f"Whenever you play {of or 'a card'} (not in answer to an attack)",
+            "draw": f"Whenever your turn's draw brings {of or 'a card'} (the last card it draws; penalties "
+                    "and rules that make you draw do not count)",
+            "turn_start": "At the start of your turn (every player's)",
+            "round_start": "At the start of every round (you are the dealer)",
+            "round_end": "At the end of every round (you are its winner)",
+            "cut": "Before the dealer's cut, every round (you are the dealer)",
+            "attacked": "Whenever a player is attacked, whatever the card and before they may answer "
+                        "(you are the attacked player; the attacker and the penalty so far are known; an "
+                        "attack passed on asks its new target's rules in turn)"}.get(t["event"], f"On {t['event']}")
+    cond = f", if {w.expr(t['if'])}" if "if" in t else ""
+    named = f" (the rule `{t['name']}`)" if "name" in t else ""
+    own = _own_card_note(w.ir, t)
+    return f"- {when}{cond}{named}: {w.actions(t['actions'], 'you')}.{own}"
+
+def _sets(actions) -> set:
+    """The counters and flags these actions (nested ones too) set, add to or clear."""
+    return {a["counter"] for a in walk(actions) if a["kind"] in ("set_counter", "add_counter", "clear_counter")}
+
+
+def _reads(node) -> set:
+    """The names an expression (or any IR part) reads."""
+    return {n["name"] for n in _dicts(node) if n.get("kind") in ("name", "attr") and isinstance(n.get("name"), str)}
+
+
+def _reads_hand(node) -> bool:
+    """Does this part of a card's rules read the hand of the card's own player (`me.hand`)?"""
+    return any(n.get("kind") == "attr" and n.get("name") == "hand" and n.get("of") == {"kind": "name", "name": "me"}
+               for n in _dicts(node))
+
+
+def _kinds_spared(cond) -> set:
+    """The kinds a condition leaves out as a whole: `... and card.kind != K`."""
+    if cond.get("kind") == "binary" and cond["op"] == "and":
+        return _kinds_spared(cond["left"]) | _kinds_spared(cond["right"])
+    if cond.get("kind") == "binary" and cond["op"] == "!=":
+        sides = (cond["left"], cond["right"])
+        if {"kind": "attr", "of": {"kind": "name", "name": "card"}, "name": "kind"} in sides:
+            return {s["name"] for s in sides if s.get("kind") == "name"}
+    return set()
+
+
+def _own_card_note(ir, t) -> str:
+    """An `on play` trigger whose condition reads a counter or flag that a card's own `on play`
+    sets fires for that very card too (triggers run after the card's own rules): said so."""
+    if t["event"] != "play" or "if" not in t:
+        return ""
+    read, spared = _reads(t["if"]), _kinds_spared(t["if"])
+    own = [c["names"][0] for c in ir.get("cards", []) for e in c.get("effects", [])
+           if e["event"] == "play" and _sets(e["actions"]) & read and not spared & set(c["names"])
+           and t.get("of", {}).get("face", c["names"][0]) in c["names"]]
+    if not own:
+        return ""
+    names = ", ".join(f"`{n}`" for n in own)
+    return (f" It fires for the {names} that sets it too: a trigger runs after the card's own rules (to start "
+            f"from the next card, add `and card.kind != {own[0]}` to its condition).")
 
 
 def _dicts(node):
@@ -136,7 +219,16 @@ def explain(rulebook, card: str | None = None) -> str:
             from unorules.errors import did_you_mean
             raise KeyError(f"`{ir['name']}` has no card `{card}`" +
                            (f"; {did_you_mean(card, [c['names'][0] for c in cards])}" if did_you_mean(card, [c['names'][0] for c in cards]) else ""))
-        return "\n".join(explain_card(w, found[0], counts.get(card)))
+        lines = explain_card(w, found[0], counts.get(card))
+        marks = _sets([a for e in found[0].get("effects", []) for a in e["actions"]])
+        kept = [c for c in ir.get("counters", []) if c["name"] in marks]
+        if kept:                             # what the card's marks are, when they clear, and what reads them
+            lines += ["What it keeps track of:", ""] + [_counter_line(c) for c in kept]
+            readers = [tr for tr in ir.get("triggers", []) if _reads(tr) & marks]
+            if readers:
+                lines += ["", "The rules that read it:", ""] + [_trigger_line(w, tr) for tr in readers]
+            lines.append("")
+        return "\n".join(lines)
     lines = [f"# {ir.get('title', ir['name'])}", ""]
     players = ir.get("players", {"min": DEFAULT_PLAYERS[0], "max": DEFAULT_PLAYERS[1]})
     sides = sides_of(ir)
@@ -233,19 +325,7 @@ def explain(rulebook, card: str | None = None) -> str:
                          f"is a false call: after the card's own rules, {w.actions(false['actions'], 'you')}.")
     if ir.get("counters"):
         lines += ["", "## What the table keeps track of", ""]
-        for c in ir["counters"]:
-            what = "a count" if c["kind"] == "counter" else "a mark (set or not)"
-            whose = "for each player" if c["per"] == "player" else "for the table"
-            hidden = ", seen only by its player" if c.get("hidden") else ""
-            reset = {"turn": "cleared when a new turn begins", "round": "cleared at the start of every round",
-                     "next_turn": "cleared when that player's next turn is over (a skipped turn counts)"
-                     if c["per"] == "player" else
-                     "cleared when the next turn of the player who last set it is over (a skipped turn counts)",
-                     "at_next_turn": "cleared as that player's next turn begins (or is skipped)" if c["per"] == "player"
-                     else "cleared as the next turn of the player who last set it begins (or is skipped)"
-                     }.get(c.get("reset"), "kept for the whole game")
-            start = "0" if c["kind"] == "counter" else "not set"
-            lines.append(f"- `{c['name']}`: {what} {whose}{hidden}, {start} at first, {reset}.")
+        lines += [_counter_line(c) for c in ir["counters"]]
     lines += ["", "## The cards", ""]
     for group in _groups(cards):
         lines += explain_card(w, group[0], counts.get(group[0]["names"][0]), [c["names"][0] for c in group], counts)
@@ -271,23 +351,7 @@ def explain(rulebook, card: str | None = None) -> str:
                 lines.append(f"- On a turn, and by `may play`, a card may be played on anything, whatever the top card "
                              f"and the color, when {w.expr(r['when'])} (the table's rule; the card's own rules "
                              "still hold).")
-        for t in ir.get("triggers", []):
-            of = ""
-            if "of" in t:
-                of = "a " + (f"{t['of']['color']} " if "color" in t["of"] else "") + f"`{t['of']['face']}`"
-            when = {"play": f"Whenever you play {of or 'a card'} (not in answer to an attack)",
-                    "draw": f"Whenever your turn's draw brings {of or 'a card'} (the last card it draws; penalties "
-                            "and rules that make you draw do not count)",
-                    "turn_start": "At the start of your turn (every player's)",
-                    "round_start": "At the start of every round (you are the dealer)",
-                    "round_end": "At the end of every round (you are its winner)",
-                    "cut": "Before the dealer's cut, every round (you are the dealer)",
-                    "attacked": "Whenever a player is attacked, whatever the card and before they may answer "
-                                "(you are the attacked player; the attacker and the penalty so far are known; an "
-                                "attack passed on asks its new target's rules in turn)"}.get(t["event"], f"On {t['event']}")
-            cond = f", if {w.expr(t['if'])}" if "if" in t else ""
-            named = f" (the rule `{t['name']}`)" if "name" in t else ""
-            lines.append(f"- {when}{cond}{named}: {w.actions(t['actions'], 'you')}.")
+        lines += [_trigger_line(w, t) for t in ir.get("triggers", [])]
         if "jump_in" in ir:
             cond = w.expr(ir["jump_in"]["when"]) if "when" in ir["jump_in"] else "the card is identical to the top card"
             if ir["jump_in"].get("by") == "anyone":

@@ -32,6 +32,7 @@ NEGATED_COMPARE = {"==": "is not", "!=": "is not other than", "<": "is not less 
 # so two groupings of the same words never read alike (`(a or b) and c` against `a or b and c`).
 LOOSE, OR, AND, COMPARE_P, ADD, MUL, NEG, ATOM = range(8)
 CATEGORY_WORDS = {"number": "a number card", "action": "an action card", "wild": "a wild card"}
+NOT_WILD = {"action": " (wilds are not action cards)"}
 BINDING = {"or": OR, "and": AND, "+": ADD, "-": ADD, "*": MUL, "/": MUL, "%": MUL, **{op: COMPARE_P for op in COMPARE}}
 
 
@@ -133,7 +134,8 @@ class Words:
         if k == "not":
             return self.negation(e["of"])
         if k == "is":
-            return f"{self.operand(e['of'], ATOM)} is {CATEGORY_WORDS[e['category']]}", COMPARE_P
+            return f"{self.operand(e['of'], ATOM)} is {CATEGORY_WORDS[e['category']]}{NOT_WILD.get(e['category'], '')}", \
+                COMPARE_P
         if k == "neg":
             return f"minus {self.operand(e['of'], NEG)}", NEG
         if k == "binary":
@@ -162,8 +164,8 @@ class Words:
                 and arg_e["of"] == {"kind": "name", "name": "card"}:
             sort = CATEGORY_WORDS[arg_e["category"]]
             if e["name"] == "any":
-                return f"{holder} {sort}", COMPARE_P
-            return f"the number of {sort.split(' ', 1)[1]}s in {of}", LOOSE
+                return f"{holder} {sort}{NOT_WILD.get(arg_e['category'], '')}", COMPARE_P
+            return f"the number of {sort.split(' ', 1)[1]}s{NOT_WILD.get(arg_e['category'], '')} in {of}", LOOSE
         arg = self.expr(arg_e).replace("the card", "it") if arg_e else ""
         if e["name"] == "any":
             return f"{holder} a card for which {arg}", LOOSE
