@@ -524,13 +524,13 @@ def test_each_player_of_a_round_won_by_a_player_out_is_each_player_still_in_once
     assert s.others_in_order(0) == (1, 2) and s.others_in_order(3) == (0, 1, 2)[1:]
 
 
-@pytest.mark.parametrize("mercy", [0, 9, 12])
-def test_eliminated_players_hold_nothing_take_no_turn_and_are_back_in_the_next_round(mercy):
+@pytest.mark.parametrize("mercy, mercy_hand", [(0, 0), (9, 0), (12, 0), (0, 10)])
+def test_eliminated_players_hold_nothing_take_no_turn_and_are_back_in_the_next_round(mercy, mercy_hand):
     """tests/data/elimination.uno over whole matches: after every action no eliminated player holds
     a card or is asked anything (invariant_violations), every round that starts deals in everyone
     still in the game, and a round ended by elimination is a round of the count, with a winner."""
     game = unorules.Game(str(DATA / "elimination.uno"), 4, rounds="match", log_events=True,
-                         options={"mercy": mercy})
+                         options={"mercy": mercy, "mercy_hand": mercy_hand})
     ends = Counter()
     back = 0
     for seed in range(25):
@@ -552,5 +552,5 @@ def test_eliminated_players_hold_nothing_take_no_turn_and_are_back_in_the_next_r
         if s.outcome == "win" and sum(s.eliminated) == 3:
             assert s.winner == next(p for p in range(4) if not s.eliminated[p])
     assert ends["last_standing"] > 0
-    if mercy:
+    if mercy or mercy_hand:
         assert back > 0

@@ -5,6 +5,7 @@ rulebook elimination "test fixture: eliminated from the round or the game"
 
 extends classic
 option mercy = 0 "a hand this big as its turn begins: out of the round (0: never)"
+option mercy_hand = 0 "a hand grown this big, at any moment: out of the round (0: never)"
 
 card wild_knockout {
   wild
@@ -39,6 +40,8 @@ deck {
 on turn_start if mercy > 0 and me.hand.size >= mercy:
   eliminate from round
   draw 2
+
+on hand reaches mercy_hand if mercy_hand > 0: eliminate from round
 
 scoring {
   target 100

@@ -167,6 +167,8 @@ class ExprGen:
             return "(direction == 1)"
         if n == "first_card":
             return "first_card"
+        if n == "eliminated_count":          # no generated code runs `eliminate` (COVERED_ACTIONS)
+            raise NotCovered("`eliminated_count`")
         if n == "just_drawn":                # expressions.GLOBAL_NAME_IMPL: the card in question is the turn's drawn card
             return f"({scope['card']} == turn_drawn)" if "card" in scope else "False"
         if n in ("fewest_cards", "most_cards"):

@@ -133,7 +133,8 @@ def check_covered(game, entry: bool = False):
                            r.play_only_when is not None or r.play_on_anything_when is not None),
                           ("several cards at once", r.turn["multi_play"]),
                           ("`draw up to N cards`", r.turn.get("draw_up_to")),
-                          ("points that depend on the game", not all(k.points_of_card for k in r.kinds))):
+                          ("points that depend on the game", not all(k.points_of_card for k in r.kinds)),
+                          ("`on hand reaches N`", "hand_reaches" in r.triggers)):
         if present:
             raise NotCovered(what)
     sc = r.scoring

@@ -39,6 +39,7 @@ class Trigger:
     cond: object
     actions: tuple
     where: str | None = None          # file:line:col of the rule, for its runtime errors
+    count: object = None              # `on hand reaches N`: N (an expression)
 
 
 @dataclass

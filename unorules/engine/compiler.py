@@ -132,7 +132,8 @@ class Compiler:
             triggers.setdefault(t["event"], []).append(Trigger(
                 t["event"], self.color_id.get(pat["color"]) if "color" in pat else None,
                 self.kind_id.get(pat["face"]) if "face" in pat else None,
-                self.expr(t["if"]) if "if" in t else None, self.actions(t["actions"]), self.where(t)))
+                self.expr(t["if"]) if "if" in t else None, self.actions(t["actions"]), self.where(t),
+                self.expr(t["count"]) if "count" in t else None))
         cards = ir.get("cards", [])
         reactions = [Reaction(frozenset(self.kind_id[n] for n in kind_names(r["to"], cards)),
                               frozenset(self.kind_id[n] for n in kind_names(r["with"], cards)),

@@ -24,6 +24,7 @@ GLOBAL_NAME_IMPL = {
     "clockwise": lambda s, env: s.direction == 1,
     "first_card": lambda s, env: s.first_card,
     "just_drawn": lambda s, env: s.turn_drawn is not None and env.get("card") == s.turn_drawn,
+    "eliminated_count": lambda s, env: s.knocked_out,
     "fewest_cards": lambda s, env: min((len(s.hands[q]) for q in s.others_in_order(env["me"])), default=0),
     "most_cards": lambda s, env: max((len(s.hands[q]) for q in s.others_in_order(env["me"])), default=0),
 }

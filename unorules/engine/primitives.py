@@ -319,6 +319,7 @@ def act_eliminate(s, env, p, ex, kw):
     if s.gone[p] or (not s.out[p] and s.active_count() <= 1):
         return
     s.gone[p] = s.out[p] = True
+    s.knocked_out += 1
     if not for_round:
         s.eliminated[p] = True
     s.discard[-1:-1] = s.hands[p]

@@ -40,6 +40,7 @@ def begin_round(s: State, shuffle: bool = True):
         s.reset_counter(c)
     s.out = list(s.eliminated)
     s.gone = list(s.eliminated)             # `eliminate from round` lasts to the round's end
+    s.knocked_out = 0
     s.places, s.round_winners, s.pending_winners = [], [], []
     s.leader = None
     if s.round > 1:

@@ -26,11 +26,11 @@ from .views import StateViews
 _FLAT_LISTS = ("draw_pile", "pile_colors", "scores", "seats", "eliminated", "gone", "out", "places", "round_winners",
                "pending_winners", "rounds_won", "skips", "exposed", "turns_per_round", "drawn_per_round", "last_turn",
                "recent_plays", "_history", "_chance_drawn", "aside", "winners")
-_LISTS_OF_FLAT_LISTS = ("hands", "piles", "fronts")
+_LISTS_OF_FLAT_LISTS = ("hands", "piles", "fronts")      # and `reached`, when not None (clone)
 _FLAT_DICTS = ("counts", "judged", "open_hands")
 _DICTS_OF_FLAT = ("memory", "set_at")
 _SCALARS = ("n", "ncards", "side", "color", "direction", "current", "dealer", "pile", "round", "turns", "game_turns",
-            "turn_first_decision", "turn_serial", "turn_draws", "turn_drawn", "depth", "streak", "new_decks", "_seed",
+            "turn_first_decision", "turn_serial", "turn_draws", "turn_drawn", "knocked_out", "depth", "streak", "new_decks", "_seed",
             "first_card", "redraw", "terminal", "several_piles", "shares_deck", "_pile_loop", "leader", "next_dealer",
             "next_leader", "next_override", "false_caller", "round_winner", "winner", "outcome", "pause_before_turn",
             "_rng_when_asked")      # a tuple of numbers
@@ -66,6 +66,8 @@ class State(Table, StateViews, StateSpaces):
         self.eliminated = [False] * n              # out of the match
         self.out = [False] * n                     # not in this round: eliminated, or gone out and placed
         self.gone = [False] * n                    # eliminated, from the match or this round: no cards, turns or questions
+        hand_rules = game.rules.triggers.get("hand_reaches", ())
+        self.reached = [[False] * n for _ in hand_rules] if hand_rules else None   # `on hand reaches N`, seen so
         self.places: list[int] = []                # this round's finishing order (who went out first, ...)
         self.round_winners: list[int] = []
         self.rounds_won = [0] * n                  # seat -> rounds won (with their team) this match
@@ -75,6 +77,7 @@ class State(Table, StateViews, StateSpaces):
         self.leader = None                         # who plays first this round (None: left of the dealer)
         self.turn_draws = 0                        # cards drawn by the turn's draws this turn
         self.turn_drawn = None                     # the card this turn's draw gave (`just_drawn`), or None
+        self.knocked_out = 0                       # players eliminated this round (`eliminated_count`)
         self.several_piles = len(self.rules.piles) > 1
         self._pile_loop = False
         self.empty_piles()
@@ -229,6 +232,8 @@ class State(Table, StateViews, StateSpaces):
                     f[0](self, f[1])              # most frames: a rule action and its env
                 else:
                     f[0](self, *f[1:])
+                if self.reached is not None and not self.terminal:
+                    self.watch_hands()
         except RuleRuntimeError as e:
             self.fail(e)
         if self.decision is None and not ag and not self.terminal:
@@ -293,6 +298,8 @@ class State(Table, StateViews, StateSpaces):
         self._history.append((action, self.side))      # the side names the faces of its cards (history())
         try:
             d.resume(self, d.env, action)
+            if self.reached is not None and not self.terminal:
+                self.watch_hands()           # the answer itself may have grown a hand (a draw asked at once)
         except RuleRuntimeError as e:
             self.fail(e)
             return
@@ -358,6 +365,28 @@ class State(Table, StateViews, StateSpaces):
             nd[k] = deepcopy(d[k], memo)
         return new
 
+    def watch_hands(self):
+        """`on hand reaches N`, after each step of the rules: fires for each player whose hand has
+        grown to N or more since the last look (once, until it drops below N again). A question
+        already asked waits until those rules have run, and is asked again; one left for a player
+        they eliminated is answered for them (reask)."""
+        hands = self.hands
+        due = []
+        for i, t in enumerate(self.rules.triggers["hand_reaches"]):
+            seen = self.reached[i]
+            for p in range(self.n):
+                big = not self.gone[p] and len(hands[p]) >= t.count(self, {"me": p, "@who": p})
+                if big and not seen[p]:
+                    due.append((t, p))
+                seen[p] = big
+        if not due:
+            return
+        if self.decision is not None:
+            d, self.decision = self.decision, None
+            self.push(reask, d)
+        for t, p in reversed(due):
+            self.push_trigger(t, {"me": p, "@who": p})
+
     def fire(self, event, env, card=None):
         triggers = self.rules.triggers.get(event)
         if not triggers:
@@ -371,14 +400,17 @@ class State(Table, StateViews, StateSpaces):
             if self.depth >= MAX_TRIGGER_DEPTH:
                 raise RuleRuntimeError(f"rules triggered each other more than {MAX_TRIGGER_DEPTH} deep (on {event})",
                                        t.where)
-            tenv = dict(env)
-            tenv.pop("@color", None)
-            self.push(depth_down)
-            if t.cond is None:
-                self.push_actions(t.actions, tenv)
-            else:       # judged when the trigger runs: after the card's own effect and earlier triggers
-                self.push(run_trigger, t, tenv)
-            self.push(depth_up)
+            self.push_trigger(t, env)
+
+    def push_trigger(self, t, env):
+        tenv = dict(env)
+        tenv.pop("@color", None)
+        self.push(depth_down)
+        if t.cond is None:
+            self.push_actions(t.actions, tenv)
+        else:       # judged when the trigger runs: after the card's own effect and earlier triggers
+            self.push(run_trigger, t, tenv)
+        self.push(depth_up)
 
     # -- rounds and scoring ---------------------------------------------------------------------
     def points(self, p, card):
@@ -396,6 +428,19 @@ class State(Table, StateViews, StateSpaces):
         self.decision = None
         self.agenda.clear()
         self.emit("game_end", winner=winner, outcome=outcome)
+
+
+def reask(s, d):
+    """A question held back while `on hand reaches` rules ran: asked again, or, where those rules
+    eliminated its player, answered for them: their turn ends; anything else is declined where it
+    can be, else its first option is taken."""
+    if d.player is None or not s.gone[d.player]:
+        s.decision = d
+        return
+    if d.kind in ("turn", "drawn"):
+        s.game.flow.advance(s)
+        return
+    d.resume(s, d.env, next((a for a in d.options if a.value is None or a.value is False), d.options[0]))
 
 
 def run_trigger(s, t, env):

@@ -335,6 +335,14 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
                        "no cut here", "give the rulebook one: `setup { cut chance 1 / 15: ... }`")
         if ev == "round_end":
             scope["winner"] = "player"
+        if ev == "hand_reaches":             # `on hand reaches N`: written so, with its count
+            if "count" not in t:
+                self.error("U0205", "`on hand_reaches` is written `on hand reaches N:`", t, "event", "needs its count",
+                           "write `on hand reaches 25: ...`")
+            else:
+                self.expect(t["count"], "number", self.scope())
+        elif "count" in t:
+            self.error("U0403", f"`on {ev}` takes no count", t, "count")
         if "if" in t:
             self.expect(t["if"], "bool", scope)
         self.actions(t["actions"], scope, "card trigger" if has_card else "attack hook" if ev == "attacked" else "trigger")

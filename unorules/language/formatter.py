@@ -399,7 +399,8 @@ class _Format:
                 of = " of " + (f"{t['of']['color']} " if "color" in t["of"] else "") + t["of"]["face"]
             cond = f" if {expr(t['if'])}" if "if" in t else ""
             named = f" as {t['name']}" if "name" in t else ""
-            paras.append(self.after_colon(Line(f"on {t['event']}{of}{named}{cond}", self.start(t)), t["actions"], ""))
+            event = f"hand reaches {expr(t['count'])}" if t["event"] == "hand_reaches" and "count" in t else t["event"]
+            paras.append(self.after_colon(Line(f"on {event}{of}{named}{cond}", self.start(t)), t["actions"], ""))
         removals = [Line(f"remove {r['kind']} {r['name']}", self.start(r)) for r in ir.get("remove_hooks", [])]
         if removals:
             paras.append(removals)

@@ -20,6 +20,7 @@ GLOBAL_NAMES = {
     "just_drawn": "bool",      # the card being played was drawn this turn
     "fewest_cards": "number",  # the smallest hand among the other players still in
     "most_cards": "number",    # the largest hand among the other players still in
+    "eliminated_count": "number",   # players eliminated (from the round or the game) this round
 }
 
 # names bound only in some places (see SCOPES)
@@ -63,7 +64,7 @@ METHODS = {
 }
 
 CARD_EVENTS = {"play", "turn_up"}
-TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end", "attacked", "cut"}
+TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end", "attacked", "cut", "hand_reaches"}
 EVENTS_WITH_CARD = {"play", "draw", "turn_up"}
 
 # actions that put cards in front of a player or move them from there (engine/fronts.py)

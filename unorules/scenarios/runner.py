@@ -101,7 +101,7 @@ def run(sc: Scenario, follow=None) -> Result:
             ekey = next((k for k in DECISION_KEYS if entry is not None and k in entry), None)
             matches = entry is not None and ekey in keys and (d.kind == "chance" or entry.get("player") == d.player)
             if matches:
-                if pending:                  # the entry before gave an answer nothing asked for
+                if "color" in pending or "target" in pending:     # the entry before gave an answer nothing asked for
                     _unasked(sc, pending, d_)
                 pending = {}
                 consumed = 1
@@ -160,7 +160,7 @@ def run(sc: Scenario, follow=None) -> Result:
             if entry is None:
                 break
             raise _Fail(f"the engine asked {_describe(s, d)}, but script[{i}] holds {_entry_text(entry)}")
-        if pending and not s.terminal:
+        if ("color" in pending or "target" in pending) and not s.terminal:
             _unasked(sc, pending, d_)
         want_error = (d_.get("expect") or {}).get("error")
         if want_error is not None and rejected is None and s.outcome == "error":

@@ -105,6 +105,8 @@ def _trigger_line(w: Words, t) -> str:
             "draw": f"Whenever your turn's draw brings {of or 'a card'} (the last card it draws; penalties "
                     "and rules that make you draw do not count)",
             "turn_start": "At the start of your turn (every player's)",
+            "hand_reaches": f"Whenever your hand grows to {w.expr(t['count'])} cards or more (by any draw, gift "
+                            "or swap; judged after each step of a rule; every player's)" if "count" in t else "",
             "round_start": "At the start of every round (you are the dealer)",
             "round_end": "At the end of every round (you are its winner)",
             "cut": "Before the dealer's cut, every round (you are the dealer)",

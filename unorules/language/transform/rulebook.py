@@ -514,6 +514,15 @@ class ToIR(ActionIR, ExprIR):
         d["actions"] = actions
         return self._item("triggers", d, meta)
 
+    def hand_trigger(self, meta, c):
+        count, name, cond, actions = c
+        d = self.node(meta, event="hand_reaches", name=name)
+        d["count"] = count
+        if cond is not None:
+            d["if"] = cond
+        d["actions"] = actions
+        return self._item("triggers", d, meta)
+
     def false_call(self, meta, c):
         name, actions = c
         return self._item("false_calls", self.node(meta, name=name, actions=actions), meta)
