@@ -281,3 +281,25 @@ def test_official_deck_has_112_cards_and_classic_108():
 def test_yaml_export_is_plain_safe_yaml():
     code, out, err = run_cli("export", "classic")
     assert yaml.safe_load(out)["name"] == "classic"
+
+
+def test_on_hand_reaches_is_written_formatted_checked_and_completed(tmp_path):
+    """`on hand reaches N` (issue 58): its own words in the grammar, the formatter and completion;
+    written as a plain event name it is refused with how to write it."""
+    from unorules.language.formatter import format_rulebook
+    from unorules.lsp.completion import completions
+    from helpers import codes_of, write
+    src = 'rulebook t "t"\n\nextends classic\noption at = 12 "x"\n\non hand reaches at if at > 0: eliminate from round\n'
+    rb = load(write(tmp_path, "t.uno", src))
+    t = rb.ir["triggers"][0]
+    assert t["event"] == "hand_reaches" and t["count"] == {"kind": "name", "name": "at"}
+    assert t["actions"] == [{"kind": "eliminate", "from": "round"}]
+    assert format_rulebook(parse_uno(src)[0]) == src
+    assert codes_of(write(tmp_path, "bad.uno", 'rulebook t "t"\nextends classic\non hand_reaches: draw 1\n')) == ["U0205"]
+    from pathlib import Path
+    from unorules.lsp.workspace import Workspace
+    ws, mine = Workspace(), Path("/nonexistent/mine.uno")
+    ws.open(mine, 'rulebook t "t"\nextends classic\non \n')
+    ws.check(mine)
+    words = [c.label for c in completions(ws, mine, 2, 3)]
+    assert "hand reaches" in words and "hand_reaches" not in words and "turn_start" in words

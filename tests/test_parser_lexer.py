@@ -12,7 +12,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from fuzz_rulebooks import fuzzed_rulebook, grammar_rulebook
-from unorules.language.parser import _KeywordLexer, _WholeWords, grammar_text, lark_parser
+from unorules.language.parser import _KeywordLexer, _WholeWords, grammar_text, lark_parser, parse_uno
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTS = sorted([*(ROOT / "rulebooks").rglob("*.uno"), *(ROOT / "tests/data").glob("*.uno")])
@@ -63,8 +63,10 @@ def test_our_parser_uses_our_state_lexers():
 def test_every_shipped_and_test_file_reads_as_with_lark_s_lexer(path):
     text = path.read_text("utf-8")
     ours = reading(lark_parser(), text)
-    assert ours[0] != "error"
     assert ours == reading(lark_reference(), text)
+    # a keyword written where a name is wanted (`next` after `draw until color X`) stops both at the
+    # same place; parse_uno reads it as the name (parser._keyword_as_name), so the file reads
+    assert ours[0] != "error" or not parse_uno(text, str(path))[2]
 
 
 @pytest.mark.parametrize("path", TEXTS[::3], ids=lambda p: p.name)

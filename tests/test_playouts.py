@@ -19,7 +19,7 @@ search.use_generated_playouts(playouts_for)       # as unorules.runs and unorule
 
 SHIPPED = sorted(p.stem for p in (ROOT / "rulebooks").glob("*.uno"))
 # why the rest play their playouts on the engine
-ENGINE_ONLY = {"emoji": "may play", "flip": "double-faced cards",
+ENGINE_ONLY = {"emoji": "may play", "flip": "double-faced cards", "no_mercy": "`on hand reaches N`",
                "triple_play": "several discard piles"}
 
 

@@ -10,6 +10,7 @@ streak
 clockwise
 first_card
 just_drawn
+eliminated_count
 fewest_cards
 most_cards
 card

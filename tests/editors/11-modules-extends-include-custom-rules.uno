@@ -3,5 +3,9 @@ extends B
 remove card
 remove scoring ...
 choose one of
+choose color
+set color
+cycle color
+on play
 jump in
 include M

@@ -46,6 +46,9 @@ discard all red
 score N
 score -50
 eliminate
+if me.hand.size >= 25 { eliminate }
+eliminate from round
+next eliminate from round
 swap seats with P
 reveal
 redraw

@@ -9,6 +9,8 @@ may play
 at any time
 react to
 on turn_up
+on hand reaches N [if COND]: ACTIONS
+on hand reaches 25: eliminate from round
 on draw
 draw until playable
 draw with

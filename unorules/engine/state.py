@@ -37,7 +37,7 @@ _SCALARS = ("n", "ncards", "side", "color", "direction", "current", "dealer", "p
 _SHARED = ("game", "rules", "team_of")
 _SHARED_DECK = frozenset(("card_faces", "ccolor", "ckind", "_match", "_views"))   # when shares_deck
 _BY_HAND = frozenset(_FLAT_LISTS + _LISTS_OF_FLAT_LISTS + _FLAT_DICTS + _DICTS_OF_FLAT + _SCALARS + _SHARED
-                     + ("shown", "tracked_players", "rng"))
+                     + ("shown", "tracked_players", "rng", "reached"))
 
 class State(Table, StateViews, StateSpaces):
     def __init__(self, game, seed: int):
@@ -246,12 +246,12 @@ class State(Table, StateViews, StateSpaces):
         self.decision = None
         self.emit("error", message=str(err))
 
-    def ask(self, kind, player, options, resume, env, probs=None):
+    def ask(self, kind, player, options, resume, env, probs=None, worth=None):
         if probs is None and self.counts["decisions"] - self.turn_first_decision >= MAX_TURN_DECISIONS:
             self.agenda.clear()                 # a turn without end (attacks answered back and forth): stalled
             self.game.flow.end_round(self, None, "stalled")
             return
-        self.decision = Decision(kind, player, options, resume, env, probs)
+        self.decision = Decision(kind, player, options, resume, env, probs, worth)
         if probs is not None:
             self._rng_when_asked = self.rng.getstate()
 
@@ -354,6 +354,8 @@ class State(Table, StateViews, StateSpaces):
                                    for key, x in v.items()}
         nd["shown"] = {p: {q: cards[:] for q, cards in seen.items()} for p, seen in self.shown.items()}
         nd["tracked_players"] = set(self.tracked_players)
+        if self.reached is not None:
+            nd["reached"] = [seen[:] for seen in self.reached]
         rng = nd["rng"] = random.Random.__new__(random.Random)     # unseeded: setstate gives it the whole state
         rng.setstate(self.rng.getstate())
         if self.shares_deck:

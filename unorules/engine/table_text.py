@@ -56,6 +56,8 @@ def narrate(s, ev, you_seat) -> str | None:
         return f"{who().capitalize()} {verb('player', 'answer', 'answers')} with {ev['card']}"
     if t == "pass_attack":
         return f"The attack passes to {seat_name(s, ev['to'], you_seat)} (penalty {ev['penalty']})"
+    if t == "cancel_attack":
+        return f"The attack on {seat_name(s, ev['target'], you_seat)} is called off (penalty {ev['penalty']})"
     if t == "challenge":
         text = f"{who().capitalize()} {verb('player', 'challenge', 'challenges')} {seat_name(s, ev['attacker'], you_seat)}: " \
                f"the card was {'legal' if ev['legal'] else 'a bluff'}"
@@ -124,7 +126,8 @@ def narrate(s, ev, you_seat) -> str | None:
     if t == "reshuffle":
         return "The discard pile is shuffled into a new draw pile"
     if t == "eliminated":
-        return f"{who().capitalize()} {verb('player', 'are', 'is')} out of the game"
+        until = "the round" if ev.get("from") == "round" else "the game"
+        return f"{who().capitalize()} {verb('player', 'are', 'is')} out of {until}"
     if t == "round_end":
         if ev.get("winner") is None:
             return "The round stalls (too many turns) and ends"

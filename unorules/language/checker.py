@@ -11,7 +11,7 @@ from .expression_types import ExprTypes
 from .ir import kind_names, literal_value, probability_options, sides_of, walk as _walk
 from .action_checks import ActionChecks
 from .nesting import NestingChecks
-from .vocab import ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
+from .vocab import ATTRIBUTES, CARD_EVENTS, EVENT_WORDS, GLOBAL_NAMES, SCOPED_NAMES, TRIGGER_EVENTS
 
 DEFAULT_PLAYERS = (2, 10)
 DEFAULT_HAND = 7
@@ -314,7 +314,8 @@ class Checker(ActionChecks, ExprTypes, NestingChecks):
         ev = t["event"]
         if ev not in TRIGGER_EVENTS:
             self.error("U0205", f"unknown event `{ev}`", t, "event", "not an event",
-                       did_you_mean(ev, TRIGGER_EVENTS) or "events: " + ", ".join(sorted(TRIGGER_EVENTS)))
+                       did_you_mean(ev, TRIGGER_EVENTS)
+                       or "events: " + ", ".join(sorted(EVENT_WORDS.get(e, e) for e in TRIGGER_EVENTS)))
         has_card = ev in ("play", "draw")
         if "of" in t:
             pat = t["of"]

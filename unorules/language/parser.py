@@ -284,13 +284,13 @@ def _keyword_as_name(err) -> bool:
         return False
     word = str(err.token)
     ip = err.interactive_parser
-    if not _NAME_RE.fullmatch(word) or "NAME" not in ip.accepts():
+    if not NAME_WORD.fullmatch(word) or "NAME" not in ip.accepts():
         return False
     ip.feed_token(Token.new_borrow_pos("NAME", word, err.token))
     return True
 
 
-_NAME_RE = re.compile(r"[a-z_][a-z0-9_]*")
+NAME_WORD = re.compile(r"[a-z_][a-z0-9_]*")
 
 
 def parse_uno(text: str, file: str = "<input>") -> tuple[dict, Spans, list[Diagnostic]]:

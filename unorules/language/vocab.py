@@ -65,6 +65,7 @@ METHODS = {
 
 CARD_EVENTS = {"play", "turn_up"}
 TRIGGER_EVENTS = {"play", "draw", "turn_start", "round_start", "round_end", "attacked", "cut", "hand_reaches"}
+EVENT_WORDS = {"hand_reaches": "hand reaches"}      # an event written otherwise than its name (`on hand reaches 25:`)
 EVENTS_WITH_CARD = {"play", "draw", "turn_up"}
 
 # actions that put cards in front of a player or move them from there (engine/fronts.py)

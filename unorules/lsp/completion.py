@@ -15,7 +15,8 @@ from lark.exceptions import LarkError
 from unorules.language.loader import display_name, shipped_names
 from unorules.language.parser import lark_parser
 from unorules.language.resources import rulebooks_dir
-from unorules.language.vocab import ATTRIBUTES, CARD_EVENTS, GLOBAL_NAMES, METHODS, SCOPED_NAMES, TRIGGER_EVENTS
+from unorules.language.vocab import (ATTRIBUTES, CARD_EVENTS, EVENT_WORDS, GLOBAL_NAMES, METHODS, SCOPED_NAMES,
+                                     TRIGGER_EVENTS)
 from .features import names_of
 from .symbols import ITEM_STARTS, item_starts
 from .tokens import Token, keyword_terminals, tokens
@@ -149,7 +150,7 @@ def _names(ws: Workspace, path: Path, code: list[Token]) -> list[Completion]:
         return []                                  # a new name is written here: none to offer
     if prev.type == "ON":
         depth = sum(1 if t.type == "LBRACE" else -1 if t.type == "RBRACE" else 0 for t in code)
-        return [Completion(e, "event") for e in sorted(CARD_EVENTS if depth > 0 else TRIGGER_EVENTS)]
+        return [Completion(EVENT_WORDS.get(e, e), "event") for e in sorted(CARD_EVENTS if depth > 0 else TRIGGER_EVENTS)]
     adding = any(t.type == "__ANON_2" for t in code[max(head or 0, len(code) - 8):])     # `add N to NAME`
     if prev.type in ("SET", "CLEAR") or (prev.type == "TO" and adding):
         return of("counter", "flag")

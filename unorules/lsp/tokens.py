@@ -12,9 +12,10 @@ import functools
 import re
 from dataclasses import dataclass
 
-from lark.exceptions import LarkError
+from lark import Token as LarkToken
+from lark.exceptions import LarkError, UnexpectedToken
 
-from unorules.language.parser import lark_parser
+from unorules.language.parser import NAME_WORD, lark_parser
 
 
 @dataclass(frozen=True)
@@ -105,16 +106,26 @@ def tokens(text: str) -> list[Token]:
     keywords = keyword_terminals()
     out: list[Token] = []
     stop, line, line_start = 0, 0, 0
-    try:
-        parser = lark_parser().parse_interactive(text)
-        for t in parser.iter_parse():
-            if t.type == "$END":
-                break
-            # a multi-word token (`play only`) may span lines: its first line holds it
-            out.append(Token(t.type, str(t), t.line - 1, t.column - 1, t.type in keywords))
-            stop = t.end_pos
-    except (LarkError, RecursionError):
-        pass
+    parser = lark_parser().parse_interactive(text)
+    while parser is not None:
+        try:
+            for t in parser.iter_parse():
+                if t.type == "$END":
+                    break
+                # a multi-word token (`play only`) may span lines: its first line holds it
+                out.append(Token(t.type, str(t), t.line - 1, t.column - 1, t.type in keywords))
+                stop = t.end_pos
+            parser = None
+        except UnexpectedToken as e:
+            # a keyword where a name is wanted is the name, as the parser reads it (keyword_as_name):
+            # iter_parse yielded it before feeding it, so the parser is still where it took it
+            t, ip, parser = e.token, parser, None
+            if t.type not in ("NAME", "$END") and NAME_WORD.fullmatch(str(t)) and out and "NAME" in ip.accepts():
+                out[-1] = Token("NAME", str(t), t.line - 1, t.column - 1, False)
+                ip.feed_token(LarkToken.new_borrow_pos("NAME", str(t), t))
+                parser = ip
+        except (LarkError, RecursionError):
+            parser = None
     if out:
         last = out[-1]
         line = last.line + last.text.count("\n")
