@@ -222,3 +222,20 @@ def test_a_replaced_blank_keeps_its_points_and_a_colorless_box_chooses_no_color(
     assert code == 0 and "points 40" in out                     # the blank it replaces is worth 40, not 50
     code, out, err = run_cli("new", "card", "wild", "--base", "all_wild", "--stdout")
     assert code == 0 and "choose color" not in out
+
+
+def test_compare_says_its_rounds_and_each_variants_simulator_and_warns_of_scores_in_single_rounds():
+    """Issue 60: a score card in single rounds measures nothing: warned; which simulator ran for
+    each variant, in the text and the JSON; the header says one round a game."""
+    code, out, err = run_cli("compare", "official", "--with", "lucky_charm", "-n", "30", "--workers", "1")
+    assert code == 0, err
+    assert "one round a game (--rounds single)" in out.splitlines()[0]
+    assert "score points, and each game is one round" in err and "--rounds rulebook" in err
+    lines = [ln for ln in out.splitlines() if ln.startswith("simulator for ")]
+    assert len(lines) == 2 and "front" in lines[1]            # lucky_charm keeps a card in front: the engine
+    code, out, err = run_cli("compare", "official", "--with", "lucky_charm", "-n", "10", "--workers", "1",
+                             "--rounds", "rulebook", "--json")
+    assert "score points" not in err
+    assert all(v["simulator"] for v in json.loads(out)["variants"])
+    code, out, err = run_cli("compare", "official", "--with", "everyone_draws", "-n", "10", "--workers", "1")
+    assert "score points" not in err

@@ -79,7 +79,16 @@ class GreedyAgent(Agent):
             hand = [views[c] or state.card_view(p, c) for c in state.hands[p]]
             decl = state.game.declaration
             return self._play(hand, len(state.hands[state.next_of(p)]), legal, decl[1] if decl else None)
+        if d.worth is not None and legal == d.options:
+            return self.worthiest(legal, d.worth)
         return super().act(state, legal)
+
+    def worthiest(self, legal, worth):
+        """A named option or a number: the one the rules make worth most to its chooser
+        (language/worth.py); among equals, one at random, uniformly."""
+        best = max(worth)
+        tied = [a for a, w in zip(legal, worth) if w == best]
+        return tied[0] if len(tied) == 1 else tied[int(self.rng.random() * len(tied))]
 
     def choose(self, obs: Observation, legal):
         kind = obs.decision
@@ -108,6 +117,8 @@ class GreedyAgent(Agent):
             for cv in obs.hand:
                 held[cv.kind] = held.get(cv.kind, 0) + 1
             return max(legal, key=lambda a: (held.get(a.value, 0), -legal.index(a)))
+        if kind in ("option", "number") and obs.worth is not None and len(obs.worth) == len(legal):
+            return self.worthiest(legal, obs.worth)
         if kind == "number":
             return legal[-1]
         if kind == "challenge":

@@ -241,7 +241,11 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     resolved = [resolve_simulator(spec, g, max_games if precision else games) for spec, g in zip((a, b), games_made)]
     if all(s.simulator == "native" for s in resolved):   # auto: native for both variants, or for neither
         a, b = resolved
+    used = [_simulator_line(*simulator_for(g, spec)) for spec, g in zip((a, b), games_made)]
     _print_warnings(games_made)
+    if rounds == "single" and any(_moves_scores(g) for g in games_made):
+        echo("warning: a variant's rules score points, and each game is one round (--rounds single): "
+             "scores and matches are not measured\n  = help: --rounds rulebook plays each rulebook's match", err=True)
     not_an_input(report, [p for g in games_made for p in g.rules.compiler.rb.paths], "--report")
     results = []
     started = time.perf_counter()
@@ -273,8 +277,8 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
             r.pop("tracked_card", None)
     da, db = results
     comparison = compare_summaries(labels, da, db, players, cards, looks)
-    d = {"kind": "comparison", "variants": [dict(variant_of(spec), label=label, **run_files(spec))
-                                            for spec, label in zip((a, b), labels)],
+    d = {"kind": "comparison", "variants": [dict(variant_of(spec), label=label, simulator=line, **run_files(spec))
+                                            for spec, label, line in zip((a, b), labels, used)],
          "results": results, "cards": list(cards), "verdicts": comparison["verdicts"], "comparison": comparison,
          "players": players, "seed": seed, "agents": list(names), "games": games, "rounds": rounds,
          "version": _version(), "seconds": round(time.perf_counter() - started, 2)}
@@ -285,7 +289,12 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     if as_json:
         echo(json.dumps(d, indent=2, sort_keys=True))
         return
-    echo(f"{games} games each, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both\n")
+    each = "one round a game (--rounds single)" if rounds == "single" else (
+        "each rulebook's match" if rounds == "rulebook" else "matches")
+    echo(f"{games} games each, {each}, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both")
+    for label, line in zip(labels, used):
+        echo(f"simulator for {label}: {line}")
+    echo("")
     echo(compare_table(labels, da, db, players, cards, da.get("tracked_card"), db.get("tracked_card")))
     echo("\n" + differences_table(comparison, labels))
     echo("\nverdict: " + comparison["verdict"])
@@ -336,6 +345,14 @@ def _print_warnings(games):
             if text not in seen:
                 seen.add(text)
                 echo(text + "\n", err=True)
+
+
+def _moves_scores(game) -> bool:
+    """Whether the rules give or take points beyond the round's own scoring: a card's or a rule's
+    `score` or `set score` (a single round measures neither)."""
+    from unorules.language.ir import mentions
+    ir = game.rules.ir
+    return mentions({k: v for k, v in ir.items() if k != "scoring"}, {"score", "set_score"}, set())
 
 
 def _simulator_line(program, why) -> str:

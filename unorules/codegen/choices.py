@@ -6,6 +6,7 @@ never written into the source."""
 from __future__ import annotations
 
 from unorules.engine.primitives import MAX_CHOICES
+from unorules.language.worth import greedy_options
 from .expressions import literal
 
 
@@ -116,7 +117,8 @@ class RuleChoices:
     def choose_option(self, a, scope, p):
         """primitives.act_choose_option: one of the named options, held as its index in TEXTS (so
         `how == "flex"` compares indices); one option is taken without asking; else greedy takes the
-        first (GreedyAgent's answer to a decision it has no rule for), the others one at random."""
+        one worth most to it (language/worth.py; among equals one at random, as GreedyAgent.worthiest),
+        the others one at random."""
         src = self.src
         var = self.x.name_var("option")
         opts = [self.text(o) for o in a["options"]]
@@ -128,8 +130,12 @@ class RuleChoices:
             src(f"{var} = ({', '.join(opts)},)[j]")
         else:
             self.count_decision()
+            best = [opts[i] for i in greedy_options(self.rules.choice_worth[id(a)])]
             with src.block(f"if {self.is_agent(p, 'greedy')}:"):
-                src(f"{var} = {opts[0]}")
+                if len(best) == 1:
+                    src(f"{var} = {best[0]}")
+                else:
+                    src(f"{var} = ({', '.join(best)},)[int(arnd() * {literal(len(best))})]")
             with src.block("else:"):
                 src(f"{var} = ({', '.join(opts)},)[int(arnd() * {literal(len(opts))})]")
         src(f"if log is not None: EV_CHOOSE_OPTION(log, round_no, {scope['@who']}, {self.text(a['as'])}, {var})")
@@ -169,18 +175,20 @@ class RuleChoices:
                                   else "[KIND_IDS[kk] for kk in vals]", scope.get("@atk"))
                 src(f"{var} = vals[j]")
             else:
-                self.agent_value(var, numbers, p)
+                fewest = numbers and self.rules.choice_worth[id(a)][0] < 0     # worth.py: more costs
+                self.agent_value(var, numbers, p, fewest)
         writer = "EV_CHOOSE_NUMBER" if numbers else "EV_CHOOSE_KIND"
         src(f"if log is not None: {writer}(log, round_no, {scope['@who']}, {name}, {var})")
         scope[a["as"]] = var                         # bound for the rest of these actions, as in the env
 
-    def agent_value(self, var, numbers: bool, p):
-        """`var` = p's agent's pick of `vals`: greedy names the highest number or the kind it holds
-        most of (the first of a tie), the others one at random."""
+    def agent_value(self, var, numbers: bool, p, lowest: bool = False):
+        """`var` = p's agent's pick of `vals`: greedy names the highest number (the lowest where the
+        rules make more cost it) or the kind it holds most of (the first of a tie), the others one
+        at random."""
         src = self.src
         with src.block(f"if {self.is_agent(p, 'greedy')}:"):
             if numbers:
-                src(f"{var} = vals[-1]")
+                src(f"{var} = vals[0]" if lowest else f"{var} = vals[-1]")
             else:
                 src("held = [0] * NKINDS")
                 with src.block(f"for c in {self.hand(p)}:"):

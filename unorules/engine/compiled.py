@@ -74,6 +74,7 @@ class Compiled:
     piles: list[str] = field(default_factory=lambda: ["discard"])   # the discard piles, by name
     out_of_turn: str = "nearest"          # who may act first out of turn: nearest in the direction of play, or clockwise
     rules: dict = field(default_factory=dict)   # named rule -> its actions
+    choice_worth: dict = field(default_factory=dict)   # id of a choice's IR node -> its options' worth (language/worth.py)
     match_kind: list = field(default_factory=list)   # kind -> the kind it matches as (itself, or `matches as`)
     fused_color: list[bool] = field(default_factory=list)   # kind -> its play carries the first color choice
     plain_match: list[bool] = field(default_factory=list)   # kind -> playable by matching alone (no rule)

@@ -12,6 +12,7 @@ from unorules.errors import RuleRuntimeError
 from unorules.language.checker import DEFAULT_HAND, DEFAULT_PLAYERS, option_problem
 from unorules.language.ir import kind_names, mentions, probability_options, sides_of
 from unorules.language.vocab import FRONT_ACTIONS, SCOPED_NAMES
+from unorules.language.worth import choice_worths
 from .compiled import Compiled, Kind, Reaction, Trigger
 from .expressions import (_CONST_RIGHT, _NOT_CONSTANT, ATTRIBUTE_IMPL, BINARY_IMPL, GLOBAL_NAME_IMPL, METHOD_IMPL,
                           _constant, _fast_attr)
@@ -61,6 +62,7 @@ class Compiler:
                               self.side_index.get(c["side"]) if "side" in c else None))
         self.kinds = kinds
         self.rule_bodies = {r["name"]: [] for r in ir.get("rules", [])}   # filled below: rules may do each other
+        self.choice_worth = choice_worths(ir)
         for k, c in zip(kinds, ir.get("cards", [])):
             k.at_any_time = bool(c.get("at_any_time"))
             k.points = self.expr(c["points"]) if "points" in c else (lambda s, e: 0)
@@ -165,7 +167,7 @@ class Compiler:
             play_only_when=self.play_rule(ir, "play_only_when", all),
             play_on_anything_when=self.play_rule(ir, "play_on_anything_when", any),
             teams=ir.get("teams"), piles=list(ir.get("piles", ["discard"])), out_of_turn=ir.get("out_of_turn", "nearest"),
-            rules={name: body[0] for name, body in self.rule_bodies.items()},
+            rules={name: body[0] for name, body in self.rule_bodies.items()}, choice_worth=self.choice_worth,
             match_kind=[self.kind_id.get(c.get("matches_as"), i) for i, c in enumerate(ir.get("cards", []))])
 
     # -----------------------------------------------------------------------------------------
@@ -347,7 +349,7 @@ class Compiler:
                       # a value for the table that lasts until its setter's next turn: who set it, when
                       by_setter=c["per"] != "player" and c.get("reset") in ("next_turn", "at_next_turn"))
         elif k in ("choose_option", "choose_number", "choose_kind"):
-            kw = dict(name=a["as"], options=tuple(a.get("options", ())))
+            kw = dict(name=a["as"], options=tuple(a.get("options", ())), worth=self.choice_worth.get(id(a)))
         elif k == "give":
             kw = dict(at_once=bool(a.get("at_once")))
         elif k == "pass_hands":

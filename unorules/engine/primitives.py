@@ -243,7 +243,7 @@ MAX_CHOICES = 1000
 
 
 def act_choose_option(s, env, p, ex, kw):
-    _ask_choice(s, env, p, kw["name"], [Action("option", o) for o in kw["options"]])
+    _ask_choice(s, env, p, kw["name"], [Action("option", o) for o in kw["options"]], kw["worth"])
 
 
 def act_choose_number(s, env, p, ex, kw):
@@ -254,8 +254,11 @@ def act_choose_number(s, env, p, ex, kw):
         if hi - lo >= MAX_CHOICES:
             raise RuleRuntimeError(f"a choice of {hi - lo + 1} numbers; the limit is {MAX_CHOICES}")
         opts = [Action("number", v) for v in range(lo, hi + 1)]
-    else:                                  # a number kind of the side in play
-        opts = [Action("kind", k) for k in s.kinds_in_play() if s.rules.kinds[k].category == "number"]
+        sign = -1 if kw["worth"] and kw["worth"][0] < 0 else 1      # worth.py: the lowest, where more costs
+        _ask_choice(s, env, p, kw["name"], opts, tuple(sign * v for v in range(lo, hi + 1)))
+        return
+    # a number kind of the side in play
+    opts = [Action("kind", k) for k in s.kinds_in_play() if s.rules.kinds[k].category == "number"]
     _ask_choice(s, env, p, kw["name"], opts)
 
 
@@ -272,13 +275,15 @@ def act_choose_kind(s, env, p, ex, kw):
     _ask_choice(s, env, p, kw["name"], opts)
 
 
-def _ask_choice(s, env, p, name, opts):
+def _ask_choice(s, env, p, name, opts, worth=None):
+    """Ask p to choose among opts; `worth`: what each is worth to p, read from the rules
+    (language/worth.py), for the greedy agent."""
     if not opts:
         raise RuleRuntimeError(f"there is nothing to choose as `{name}`")
     if len(opts) == 1:
         _chosen(s, (env, name), opts[0])
         return
-    s.ask(opts[0].kind, p, opts, _chosen, (env, name))
+    s.ask(opts[0].kind, p, opts, _chosen, (env, name), worth=worth)
 
 
 def _chosen(s, ctx, a):

@@ -37,16 +37,18 @@ PASS = Action("pass", None)           # a turn ended without a play or a draw (`
 
 class Decision:
     """What the engine asks next: a player's choice among `options`, or (with `probs`) a chance node.
-    `resume(state, env, action)` carries on with the answer."""
-    __slots__ = ("kind", "player", "options", "resume", "env", "probs")
+    `resume(state, env, action)` carries on with the answer; `worth`: what each option is worth to
+    the player, where the rules say it (a named option or a number: language/worth.py)."""
+    __slots__ = ("kind", "player", "options", "resume", "env", "probs", "worth")
 
-    def __init__(self, kind, player, options, resume, env, probs=None):
+    def __init__(self, kind, player, options, resume, env, probs=None, worth=None):
         self.kind, self.player, self.options, self.resume, self.env, self.probs = kind, player, options, resume, env, probs
+        self.worth = worth
 
     def __deepcopy__(self, memo):
         """The options are immutable Actions and the resume a function: only the env is copied deep."""
         new = Decision(self.kind, self.player, self.options[:], self.resume, copy.deepcopy(self.env, memo),
-                       None if self.probs is None else self.probs[:])
+                       None if self.probs is None else self.probs[:], self.worth)
         memo[id(self)] = new
         return new
 

@@ -43,6 +43,7 @@ class Observation(NamedTuple):
     open_hands: dict = {}      # seat -> [CardView]: the hands shown to every player (`shows hand until ...`)
     call_at: int | None = None  # the call's count (`declare uno at 1 card`), where the rulebook has one
     backs: tuple = ()          # double-faced cards: seat -> [CardView] of the other side of each card in that hand
+    worth: tuple | None = None  # a named option's or a number's worth to this player, by option (language/worth.py)
     draw_pile_back: CardView | None = None    # and the other side of the draw pile's top card (both public)
 
 
@@ -175,7 +176,8 @@ class StateViews:
             if self.open_hands else _EMPTY,
             call_at=self.game.declaration[1] if self.game.declaration else None,
             backs=tuple([self.back_view(c) for c in h] for h in self.hands) if len(self.card_faces) > 1 else (),
-            draw_pile_back=self.back_view(self.draw_pile[-1]) if len(self.card_faces) > 1 and self.draw_pile else None)
+            draw_pile_back=self.back_view(self.draw_pile[-1]) if len(self.card_faces) > 1 and self.draw_pile else None,
+            worth=d.worth if d is not None and d.player == p else None)
 
     def back_view(self, c) -> CardView:
         """The other side of card c (double-faced cards show it: it is public), as the side after

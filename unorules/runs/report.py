@@ -195,6 +195,9 @@ def _header_rows(d: dict) -> list[list]:
             ["custom rule files", ", ".join(variant.get("with", [])) or "–"],
             ["custom cards", ", ".join(variant.get("custom_cards", [])) or "–"],
             ["options", ", ".join(f"{k}={v}" for k, v in variant.get("options", {}).items()) or "–"]]
+    simulator = variant.get("simulator") or d.get("simulator")
+    if simulator:
+        rows.append(["simulator", simulator])
     return rows
 
 

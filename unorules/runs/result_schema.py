@@ -91,7 +91,7 @@ COMPARISON = {
                     "items": {**SIMULATION, "required": [k for k in SIMULATION["required"] if k != "players"]}},
         "variants": {"type": "array", "minItems": 2, "maxItems": 2,
                      "items": {"type": "object", "required": ["label"], "maxProperties": 50,
-                               "properties": {"label": TEXT, "rulebook": TEXT, "include": TEXTS, "with": TEXTS,
+                               "properties": {"label": TEXT, "rulebook": TEXT, "include": TEXTS, "with": TEXTS, "simulator": TEXT,
                                               "files": TEXTS, "custom_cards": TEXTS,
                                               "options": SIMULATION["properties"]["options"]}}},
         "comparison": {"type": "object", "required": ["figures", "verdict"], "maxProperties": 20,
