@@ -233,9 +233,11 @@ def test_compare_says_its_rounds_and_each_variants_simulator_and_warns_of_scores
     assert "score points, and each game is one round" in err and "--rounds rulebook" in err
     lines = [ln for ln in out.splitlines() if ln.startswith("simulator for ")]
     assert len(lines) == 2 and "front" in lines[1]            # lucky_charm keeps a card in front: the engine
+    assert "not the same deals" in out.splitlines()[0]        # counted code's stream against the engine's
     code, out, err = run_cli("compare", "official", "--with", "lucky_charm", "-n", "10", "--workers", "1",
                              "--rounds", "rulebook", "--json")
     assert "score points" not in err
     assert all(v["simulator"] for v in json.loads(out)["variants"])
     code, out, err = run_cli("compare", "official", "--with", "everyone_draws", "-n", "10", "--workers", "1")
     assert "score points" not in err
+    assert "same seeds for both" in out.splitlines()[0]       # both counted: the same deals

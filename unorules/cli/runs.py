@@ -241,7 +241,9 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
     resolved = [resolve_simulator(spec, g, max_games if precision else games) for spec, g in zip((a, b), games_made)]
     if all(s.simulator == "native" for s in resolved):   # auto: native for both variants, or for neither
         a, b = resolved
-    used = [_simulator_line(*simulator_for(g, spec)) for spec, g in zip((a, b), games_made)]
+    sims = [simulator_for(g, spec) for spec, g in zip((a, b), games_made)]
+    used = [_simulator_line(*sim) for sim in sims]
+    paired = len({_stream_of(program) for program, _ in sims}) == 1
     _print_warnings(games_made)
     if rounds == "single" and any(_moves_scores(g) for g in games_made):
         echo("warning: a variant's rules score points, and each game is one round (--rounds single): "
@@ -291,7 +293,9 @@ def compare(first, second, with_, include, cards, games, players, seed, agents, 
         return
     each = "one round a game (--rounds single)" if rounds == "single" else (
         "each rulebook's match" if rounds == "rulebook" else "matches")
-    echo(f"{games} games each, {each}, {players} players, seed {seed}, agents {','.join(names)}, same seeds for both")
+    seeds = "same seeds for both" if paired else \
+        "same seeds, but the simulators draw from different random streams: the games are not the same deals"
+    echo(f"{games} games each, {each}, {players} players, seed {seed}, agents {','.join(names)}, {seeds}")
     for label, line in zip(labels, used):
         echo(f"simulator for {label}: {line}")
     echo("")
@@ -353,6 +357,13 @@ def _moves_scores(game) -> bool:
     from unorules.language.ir import mentions
     ir = game.rules.ir
     return mentions({k: v for k, v in ir.items() if k != "scoring"}, {"score", "set_score"}, set())
+
+
+def _stream_of(program) -> str:
+    """Which random stream deals a simulator's games: the engine's (generated code that plays the
+    engine's games too), counted code's own, or native code's SplitMix64."""
+    representation = program.representation if program is not None else "engine"
+    return representation if representation in ("counted", "native") else "engine"
 
 
 def _simulator_line(program, why) -> str:

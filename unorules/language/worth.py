@@ -1,11 +1,12 @@
 """What each answer of a choice is worth to its chooser, read from the rules alone: the greedy
 agent's way of answering `choose one of A, B as NAME` and `choose number from L to H as NAME`
-(docs/language.md, "How greedy answers a choice"). Every runner (engine, generated and native
+(docs/researchers.md, "How greedy answers a choice"). Every runner (engine, generated and native
 code) answers from these figures, so they play the same games.
 
 The worth of an option is the worth of the actions its branches run: the `if NAME == "A"` tests
 after the choice in the same block (an `else` counts for the options no earlier test of that `if`
-named; a test of anything else holds half the time). An action's worth is what it does to the chooser's standing, in cards:
+named; a test of anything else holds half the time). An action's worth is what it does to the
+chooser's standing, in cards:
 
 - `draw N` (`draw until ...`: 2; an amount the rules judge later: 1) costs its drawer N;
 - `lose turn` costs 1, `play again` earns 1, an attack costs its target its penalty (2 when it is
@@ -139,9 +140,8 @@ def _action_worth(a: dict, rules: dict, bound: dict, seen: frozenset) -> float:
         return sum(arms) / len(arms) if arms else 0.0
     if k == "perform":
         return (_worth(a["actions"], rules, bound, seen) + _worth(a.get("otherwise", []), rules, bound, seen)) / 2
-    if k in ("group", "repeat"):
-        return _worth(a["actions"], rules, bound, seen) * _who(a.get("subject")) if a.get("subject") \
-            else _worth(a["actions"], rules, bound, seen)
+    if k in ("group", "repeat"):                # a block with a subject: its actions are that subject's
+        return _worth(a["actions"], rules, bound, seen) * _who(a.get("subject"))
     if k == "do":
         rule = a["rule"]
         if rule in seen or rule not in rules:
